@@ -1,0 +1,25 @@
+/**
+ * The transport-neutral core of an app: what HTTP and gRPC adapters, the pipeline and the CLI
+ * call. Adapters decode a request, call a core function with this object, and encode the result.
+ */
+import type { Logger } from 'pino';
+import type { CollectionCatalog, ContentService } from '../collections/types.js';
+import type { ServiceLookup } from '../registry/types.js';
+
+/** Runs `/pipeline` requests; built by the pipeline module. */
+export interface PipelineRunner {
+  /** Validates, plans and runs one request body; returns the response envelope. */
+  run(body: unknown, options?: { requestId?: string; signal?: AbortSignal }): Promise<Record<string, unknown>>;
+  /** Named sub-pipelines from the config, as `/avail` lists them. */
+  aliases(): Record<string, string>;
+}
+
+export interface AppCore {
+  readonly services: ServiceLookup;
+  readonly collections: CollectionCatalog;
+  readonly content: ContentService;
+  readonly pipelines: PipelineRunner;
+  readonly logger: Logger;
+  /** Largest `limit` a request may ask for. */
+  readonly maxLimit: number;
+}

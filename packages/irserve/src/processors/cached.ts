@@ -1,0 +1,51 @@
+import type { CallOptions, ServiceResult } from '../registry/types.js';
+import type { CacheStore } from './cache-store.js';
+
+/** A service call: the shape every processor wrapper takes and returns. */
+export type Call<Req, Res> = (request: Req, options?: CallOptions) => Promise<ServiceResult<Res>>;
+
+/** What a cache stores per key: the value and when it was computed. */
+export interface CacheEntry<T> {
+  value: T;
+  timestamp: number;
+}
+
+export interface CacheWrapperOptions<Req, Res> {
+  store: CacheStore<CacheEntry<Res>>;
+  /** The cache key of a request; built once per service, so it should be cheap. */
+  key: (request: Req) => string;
+  /** Called when the store fails; the call goes on uncached. */
+  onStoreError?: (error: unknown) => void;
+}
+
+/**
+ * Wraps a call with a cache: hits return `cached: true` with the original timestamp; misses are
+ * computed once even when many identical requests arrive together (single flight); errors are
+ * never cached. A failing store never fails a request.
+ */
+export function withCache<Req, Res>(next: Call<Req, Res>, options: CacheWrapperOptions<Req, Res>): Call<Req, Res> {
+  const inFlight = new Map<string, Promise<ServiceResult<Res>>>();
+  const { store, key, onStoreError } = options;
+
+  async function compute(cacheKey: string, request: Req, callOptions?: CallOptions): Promise<ServiceResult<Res>> {
+    let hit: CacheEntry<Res> | undefined;
+    try {
+      hit = await store.get(cacheKey);
+    } catch (error) {
+      onStoreError?.(error);
+    }
+    if (hit !== undefined) return { value: hit.value, cached: true, timestamp: hit.timestamp };
+    const result = await next(request, callOptions);
+    store.put(cacheKey, { value: result.value, timestamp: result.timestamp }).catch((error: unknown) => onStoreError?.(error));
+    return { ...result, cached: false };
+  }
+
+  return (request, callOptions) => {
+    const cacheKey = key(request);
+    const pending = inFlight.get(cacheKey);
+    if (pending) return pending;
+    const promise = compute(cacheKey, request, callOptions).finally(() => inFlight.delete(cacheKey));
+    inFlight.set(cacheKey, promise);
+    return promise;
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * The service registry as the rest of irserve sees it: (name, role) to a callable service.
+ */
+import type {
+  DecomposeRequest,
+  FuseRequest,
+  InputKind,
+  Role,
+  ScoreRequest,
+  Scores,
+  SearchRequest,
+} from '../engines/contract.js';
+
+/** Request and result types of each role. */
+export interface RoleIO {
+  search: { request: SearchRequest; result: Scores };
+  score: { request: ScoreRequest; result: number[] };
+  fuse: { request: FuseRequest; result: Scores };
+  decompose_query: { request: DecomposeRequest; result: string[] };
+}
+
+export interface CallOptions {
+  /** Aborts the call while it waits in a queue. */
+  signal?: AbortSignal;
+  /** Correlation id, logged and forwarded through relays. */
+  requestId?: string;
+}
+
+/** What a service call returns. */
+export interface ServiceResult<T> {
+  value: T;
+  /** True when served from the cache. */
+  cached: boolean;
+  /** Unix time in seconds (fractional) when the value was computed. */
+  timestamp: number;
+}
+
+/** A registered service for one role. */
+export interface Service<R extends Role = Role> {
+  readonly name: string;
+  readonly role: R;
+  /** For search and score: the kind of input the engine takes. */
+  readonly inputKind: InputKind;
+  /** The engine class name (`/avail` lists services by name). */
+  readonly engineName: string;
+  call(request: RoleIO[R]['request'], options?: CallOptions): Promise<ServiceResult<RoleIO[R]['result']>>;
+}
+
+export interface ServiceLookup {
+  /** The service of that name and role; throws ERR_SERVICE_NOT_FOUND. */
+  get<R extends Role>(role: R, name: string): Service<R>;
+  has(role: Role, name: string): boolean;
+  /** Names of the services of a role, in registration order. */
+  names(role: Role): string[];
+}
