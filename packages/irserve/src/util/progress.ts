@@ -1,0 +1,89 @@
+import cliProgress from 'cli-progress';
+import type { Logger } from 'pino';
+
+export interface Progress {
+  /** Advances by `n` units (default 1). */
+  tick(n?: number): void;
+  /** Sets the absolute position. */
+  update(value: number): void;
+  /** Finishes the bar or writes the closing log line. */
+  done(): void;
+}
+
+export interface ProgressOptions {
+  label: string;
+  /** Total units (bytes, documents); 0 when unknown. */
+  total: number;
+  /** Draw a bar (a terminal is attached); otherwise log a line every `logEveryMs`. */
+  interactive: boolean;
+  logger: Logger;
+  unit?: string;
+  logEveryMs?: number;
+}
+
+/**
+ * Progress for long work: a bar on a terminal (stderr), plain log lines otherwise, so CI logs
+ * and servers under a process manager stay readable.
+ */
+export function createProgress(options: ProgressOptions): Progress {
+  return options.interactive ? barProgress(options) : logProgress(options);
+}
+
+function barProgress({ label, total, unit = '' }: ProgressOptions): Progress {
+  const bar = new cliProgress.SingleBar(
+    {
+      format: `${label} [{bar}] {percentage}% | {value}/{total}${unit ? ' ' + unit : ''} | {duration_formatted} / ETA {eta_formatted}`,
+      stream: process.stderr,
+      hideCursor: true,
+      etaBuffer: 50,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let value = 0;
+  bar.start(Math.max(total, 1), 0);
+  return {
+    tick(n = 1) {
+      value += n;
+      bar.update(value);
+    },
+    update(v) {
+      value = v;
+      bar.update(v);
+    },
+    done() {
+      bar.update(Math.max(total, value));
+      bar.stop();
+    },
+  };
+}
+
+function logProgress({ label, total, logger, unit = '', logEveryMs = 5000 }: ProgressOptions): Progress {
+  const started = performance.now();
+  let value = 0;
+  let lastLog = started;
+  const log = (final: boolean) => {
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const percent = total > 0 ? ` (${((100 * value) / total).toFixed(0)}%)` : '';
+    logger.info(`${label}: ${value}${total > 0 ? '/' + total : ''}${unit ? ' ' + unit : ''}${percent} ${final ? 'done in' : 'after'} ${seconds}s`);
+  };
+  const maybeLog = () => {
+    const now = performance.now();
+    if (now - lastLog >= logEveryMs) {
+      lastLog = now;
+      log(false);
+    }
+  };
+  return {
+    tick(n = 1) {
+      value += n;
+      maybeLog();
+    },
+    update(v) {
+      value = v;
+      maybeLog();
+    },
+    done() {
+      log(true);
+    },
+  };
+}
