@@ -15,24 +15,94 @@ export const GrpcStatus = {
 } as const;
 
 export const ERROR_CATALOG = {
-  ERR_BAD_REQUEST: { http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, summary: 'The request is malformed: a field is missing, has the wrong type, or is out of range.' },
-  ERR_SERVICE_NOT_FOUND: { http: 400, grpc: GrpcStatus.NOT_FOUND, summary: 'No service of that name serves the requested role.' },
-  ERR_COLLECTION_NOT_FOUND: { http: 400, grpc: GrpcStatus.NOT_FOUND, summary: 'No collection, or no view of it, has that name.' },
-  ERR_DOC_NOT_FOUND: { http: 400, grpc: GrpcStatus.NOT_FOUND, summary: 'The collection has no document with that id.' },
-  ERR_PIPELINE_SYNTAX: { http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, summary: 'The pipeline expression does not parse; the message names the column.' },
-  ERR_PIPELINE_PLAN: { http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, summary: 'The pipeline parses but cannot run as written (wrong role, missing collection, bad runtime_kwargs).' },
-  ERR_UNAUTHORIZED: { http: 401, grpc: GrpcStatus.UNAUTHENTICATED, summary: 'The bearer token is missing or wrong.' },
+  ERR_BAD_REQUEST: {
+    http: 400,
+    grpc: GrpcStatus.INVALID_ARGUMENT,
+    summary:
+      'The request is malformed: a field is missing, has the wrong type, or is out of range.',
+  },
+  ERR_SERVICE_NOT_FOUND: {
+    http: 400,
+    grpc: GrpcStatus.NOT_FOUND,
+    summary: 'No service of that name serves the requested role.',
+  },
+  ERR_COLLECTION_NOT_FOUND: {
+    http: 400,
+    grpc: GrpcStatus.NOT_FOUND,
+    summary: 'No collection, or no view of it, has that name.',
+  },
+  ERR_DOC_NOT_FOUND: {
+    http: 400,
+    grpc: GrpcStatus.NOT_FOUND,
+    summary: 'The collection has no document with that id.',
+  },
+  ERR_PIPELINE_SYNTAX: {
+    http: 400,
+    grpc: GrpcStatus.INVALID_ARGUMENT,
+    summary: 'The pipeline expression does not parse; the message names the column.',
+  },
+  ERR_PIPELINE_PLAN: {
+    http: 400,
+    grpc: GrpcStatus.INVALID_ARGUMENT,
+    summary:
+      'The pipeline parses but cannot run as written (wrong role, missing collection, bad runtime_kwargs).',
+  },
+  ERR_UNAUTHORIZED: {
+    http: 401,
+    grpc: GrpcStatus.UNAUTHENTICATED,
+    summary: 'The bearer token is missing or wrong.',
+  },
   ERR_NOT_FOUND: { http: 404, grpc: GrpcStatus.NOT_FOUND, summary: 'No route has that path.' },
-  ERR_METHOD_NOT_ALLOWED: { http: 405, grpc: GrpcStatus.INVALID_ARGUMENT, summary: 'The route exists but not for that HTTP method.' },
-  ERR_BODY_TOO_LARGE: { http: 413, grpc: GrpcStatus.RESOURCE_EXHAUSTED, summary: 'The request body is larger than `body_limit`.' },
-  ERR_UNSUPPORTED_MEDIA_TYPE: { http: 415, grpc: GrpcStatus.INVALID_ARGUMENT, summary: 'The request body is not `application/json`.' },
-  ERR_OVERLOADED: { http: 503, grpc: GrpcStatus.RESOURCE_EXHAUSTED, summary: 'The service queue is full; retry after the `Retry-After` seconds.' },
-  ERR_SHUTTING_DOWN: { http: 503, grpc: GrpcStatus.UNAVAILABLE, summary: 'The server is draining and accepts no new work.' },
-  ERR_UPSTREAM: { http: 502, grpc: GrpcStatus.UNAVAILABLE, summary: 'A remote instance behind a relay failed or answered with an error.' },
-  ERR_UPSTREAM_TIMEOUT: { http: 504, grpc: GrpcStatus.DEADLINE_EXCEEDED, summary: 'A remote instance behind a relay did not answer in time.' },
-  ERR_ENGINE: { http: 500, grpc: GrpcStatus.INTERNAL, summary: 'An engine failed or returned a result of the wrong shape.' },
-  ERR_INTERNAL: { http: 500, grpc: GrpcStatus.INTERNAL, summary: 'An unexpected error inside irserve (a bug: please report it).' },
-  ERR_CONFIG: { http: 500, grpc: GrpcStatus.INTERNAL, summary: 'The configuration is invalid (reported at start-up, never per request).' },
+  ERR_METHOD_NOT_ALLOWED: {
+    http: 405,
+    grpc: GrpcStatus.INVALID_ARGUMENT,
+    summary: 'The route exists but not for that HTTP method.',
+  },
+  ERR_BODY_TOO_LARGE: {
+    http: 413,
+    grpc: GrpcStatus.RESOURCE_EXHAUSTED,
+    summary: 'The request body is larger than `body_limit`.',
+  },
+  ERR_UNSUPPORTED_MEDIA_TYPE: {
+    http: 415,
+    grpc: GrpcStatus.INVALID_ARGUMENT,
+    summary: 'The request body is not `application/json`.',
+  },
+  ERR_OVERLOADED: {
+    http: 503,
+    grpc: GrpcStatus.RESOURCE_EXHAUSTED,
+    summary: 'The service queue is full; retry after the `Retry-After` seconds.',
+  },
+  ERR_SHUTTING_DOWN: {
+    http: 503,
+    grpc: GrpcStatus.UNAVAILABLE,
+    summary: 'The server is draining and accepts no new work.',
+  },
+  ERR_UPSTREAM: {
+    http: 502,
+    grpc: GrpcStatus.UNAVAILABLE,
+    summary: 'A remote instance behind a relay failed or answered with an error.',
+  },
+  ERR_UPSTREAM_TIMEOUT: {
+    http: 504,
+    grpc: GrpcStatus.DEADLINE_EXCEEDED,
+    summary: 'A remote instance behind a relay did not answer in time.',
+  },
+  ERR_ENGINE: {
+    http: 500,
+    grpc: GrpcStatus.INTERNAL,
+    summary: 'An engine failed or returned a result of the wrong shape.',
+  },
+  ERR_INTERNAL: {
+    http: 500,
+    grpc: GrpcStatus.INTERNAL,
+    summary: 'An unexpected error inside irserve (a bug: please report it).',
+  },
+  ERR_CONFIG: {
+    http: 500,
+    grpc: GrpcStatus.INTERNAL,
+    summary: 'The configuration is invalid (reported at start-up, never per request).',
+  },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

@@ -9,7 +9,10 @@ import type { ServiceLookup } from '../registry/types.js';
 /** Runs `/pipeline` requests; built by the pipeline module. */
 export interface PipelineRunner {
   /** Validates, plans and runs one request body; returns the response envelope. */
-  run(body: unknown, options?: { requestId?: string; signal?: AbortSignal }): Promise<Record<string, unknown>>;
+  run(
+    body: unknown,
+    options?: { requestId?: string; signal?: AbortSignal },
+  ): Promise<Record<string, unknown>>;
   /** Named sub-pipelines from the config, as `/avail` lists them. */
   aliases(): Record<string, string>;
 }

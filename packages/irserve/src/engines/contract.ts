@@ -108,7 +108,7 @@ export function isEngineClass(value: unknown): value is EngineClass {
  * Base class for engines. Extending it is optional; it adds the `can*` getters of the contract,
  * true exactly when the matching batch method exists.
  */
-export abstract class BaseEngine implements Engine {
+export abstract class BaseEngine {
   readonly name: string;
   readonly config: Record<string, unknown>;
   readonly context: EngineContext;

@@ -23,11 +23,18 @@ export interface CacheWrapperOptions<Req, Res> {
  * computed once even when many identical requests arrive together (single flight); errors are
  * never cached. A failing store never fails a request.
  */
-export function withCache<Req, Res>(next: Call<Req, Res>, options: CacheWrapperOptions<Req, Res>): Call<Req, Res> {
+export function withCache<Req, Res>(
+  next: Call<Req, Res>,
+  options: CacheWrapperOptions<Req, Res>,
+): Call<Req, Res> {
   const inFlight = new Map<string, Promise<ServiceResult<Res>>>();
   const { store, key, onStoreError } = options;
 
-  async function compute(cacheKey: string, request: Req, callOptions?: CallOptions): Promise<ServiceResult<Res>> {
+  async function compute(
+    cacheKey: string,
+    request: Req,
+    callOptions?: CallOptions,
+  ): Promise<ServiceResult<Res>> {
     let hit: CacheEntry<Res> | undefined;
     try {
       hit = await store.get(cacheKey);
@@ -36,7 +43,9 @@ export function withCache<Req, Res>(next: Call<Req, Res>, options: CacheWrapperO
     }
     if (hit !== undefined) return { value: hit.value, cached: true, timestamp: hit.timestamp };
     const result = await next(request, callOptions);
-    store.put(cacheKey, { value: result.value, timestamp: result.timestamp }).catch((error: unknown) => onStoreError?.(error));
+    store
+      .put(cacheKey, { value: result.value, timestamp: result.timestamp })
+      .catch((error: unknown) => onStoreError?.(error));
     return { ...result, cached: false };
   }
 
@@ -44,7 +53,9 @@ export function withCache<Req, Res>(next: Call<Req, Res>, options: CacheWrapperO
     const cacheKey = key(request);
     const pending = inFlight.get(cacheKey);
     if (pending) return pending;
-    const promise = compute(cacheKey, request, callOptions).finally(() => inFlight.delete(cacheKey));
+    const promise = compute(cacheKey, request, callOptions).finally(() =>
+      inFlight.delete(cacheKey),
+    );
     inFlight.set(cacheKey, promise);
     return promise;
   };

@@ -16,7 +16,9 @@ export class MemoryStore<V extends object = object> implements CacheStore<V> {
       ...(unlimited ? { ttlAutopurge: false } : { max: options.capacity }),
       ttl: this.#defaultTtlMs,
       // lru-cache needs some bound; unlimited stores are bounded by memory only.
-      ...(unlimited && this.#defaultTtlMs === 0 ? { maxSize: Number.MAX_SAFE_INTEGER, sizeCalculation: () => 1 } : {}),
+      ...(unlimited && this.#defaultTtlMs === 0
+        ? { maxSize: Number.MAX_SAFE_INTEGER, sizeCalculation: () => 1 }
+        : {}),
       ...(unlimited && this.#defaultTtlMs > 0 ? { ttlAutopurge: true } : {}),
     });
   }
@@ -26,7 +28,8 @@ export class MemoryStore<V extends object = object> implements CacheStore<V> {
   }
 
   async put(key: string, value: V, ttlSeconds?: number): Promise<void> {
-    const ttl = ttlSeconds === undefined ? this.#defaultTtlMs : ttlSeconds < 0 ? 0 : ttlSeconds * 1000;
+    const ttl =
+      ttlSeconds === undefined ? this.#defaultTtlMs : ttlSeconds < 0 ? 0 : ttlSeconds * 1000;
     this.#lru.set(key, value, { ttl });
   }
 

@@ -43,7 +43,10 @@ export interface Service<R extends Role = Role> {
   readonly inputKind: InputKind;
   /** The engine class name (`/avail` lists services by name). */
   readonly engineName: string;
-  call(request: RoleIO[R]['request'], options?: CallOptions): Promise<ServiceResult<RoleIO[R]['result']>>;
+  call(
+    request: RoleIO[R]['request'],
+    options?: CallOptions,
+  ): Promise<ServiceResult<RoleIO[R]['result']>>;
 }
 
 export interface ServiceLookup {

@@ -1,0 +1,85 @@
+import { parseArgs } from 'node:util';
+import { pino, type Logger } from 'pino';
+import { createApp } from '../app.js';
+import { loadConfigFile } from '../config/load.js';
+import { isLoopback, resolveApiKey } from './api-key.js';
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return 8000;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be an integer from 0 to 65535, got "${value}"`);
+  return port;
+}
+
+/** A mistake on the command line: printed with the usage hint, exit code 2. */
+export class UsageError extends Error {}
+
+/** `irserve <config.json> [--port] [--host] [--api_key] [--log-level]`: serves until a signal. */
+export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      api_key: { type: 'string' },
+      'log-level': { type: 'string', default: 'info' },
+    },
+  });
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length === 0
+        ? 'missing <config.json>'
+        : `unexpected arguments: ${positionals.slice(1).join(' ')}`,
+    );
+  const level = values['log-level'];
+  if (!LEVELS.includes(level))
+    throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')}`);
+  const port = parsePort(values.port);
+  const logger = pino({ level });
+  const { apiKey, warnings } = resolveApiKey(values.api_key, env);
+  for (const warning of warnings) logger.warn(warning);
+  if (!apiKey && !isLoopback(values.host)) {
+    logger.warn(
+      `listening on ${values.host} without an API key: anyone who can reach this port can use the server (set IRSERVE_API_KEY)`,
+    );
+  }
+  const { config, configDir } = await loadConfigFile(positionals[0]!);
+  const app = await createApp(config, { logger, configDir, ...(apiKey ? { apiKey } : {}) });
+  const stopped = waitForSignal(logger, () => app.close());
+  try {
+    const address = await app.listen({ port, host: values.host });
+    logger.info(`irserve listening on ${address}`);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  return stopped;
+}
+
+/** Resolves with exit code 0 after the first SIGINT/SIGTERM has drained the app; a second one forces exit 1. */
+function waitForSignal(logger: Logger, close: () => Promise<void>): Promise<number> {
+  return new Promise((resolveExit) => {
+    let signalled = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (signalled) {
+        logger.warn(`${signal} again: exiting without waiting`);
+        process.exit(1);
+      }
+      signalled = true;
+      logger.info(`${signal}: draining in-flight requests`);
+      close().then(
+        () => resolveExit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'error while closing');
+          resolveExit(1);
+        },
+      );
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}

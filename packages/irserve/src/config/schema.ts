@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { collectionConfigSchema } from '../collections/config.js';
+import { serviceConfigSchema } from './service-schema.js';
+
+/** A `server_imports` entry: a base URL, or an object with relay settings. */
+export const serverImportSchema = z.union([
+  z.url(),
+  z.strictObject({
+    endpoint: z.url(),
+    grpc_endpoint: z.string().min(1).optional(),
+    api_key: z.string().optional(),
+    transport: z.enum(['auto', 'grpc', 'rest']).default('auto'),
+    timeout: z.number().positive().default(600),
+    retries: z.number().int().min(0).max(100).default(10),
+    tls: z.boolean().default(false),
+  }),
+]);
+
+/** The configuration file (spec "Configuration file"), plus irserve's server settings. */
+export const configSchema = z.strictObject({
+  services: z.array(serviceConfigSchema).default([]),
+  collections: z.array(collectionConfigSchema).default([]),
+  server_imports: z.array(serverImportSchema).default([]),
+  file_imports: z.array(z.string().min(1)).default([]),
+  pipeline_aliases: z.record(z.string().min(1), z.string().min(1)).default({}),
+  pipeline_cache: z.number().int().min(-1).default(-1),
+  pipeline_cache_ttl: z.number().min(-1).default(600),
+  pipeline_cache_kv_url: z.string().min(1).optional(),
+  pipeline_cache_kv_kwargs: z.record(z.string(), z.unknown()).optional(),
+  pipeline_cache_redis_url: z.string().min(1).optional(),
+  pipeline_cache_redis_kwargs: z.record(z.string(), z.unknown()).optional(),
+  dynamic_pipeline: z.boolean().default(true),
+  /** Largest `limit` a request may ask for. */
+  max_limit: z.number().int().min(1).max(1_000_000).default(10_000),
+  /** Largest request body in bytes. */
+  body_limit: z
+    .number()
+    .int()
+    .min(1024)
+    .default(16 * 1024 * 1024),
+  /** Directory for indexes and sidecars (relative to the config file). */
+  cache_dir: z.string().min(1).optional(),
+});
+
+export type ConfigInput = z.input<typeof configSchema>;
+export type IrserveConfig = z.output<typeof configSchema>;
+
+/** JSON Schema of the config file, for editor completion (`irserve --print-config-schema`). */
+export function configJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }),
+    $id: 'https://irserve.dev/schema/config.json',
+    title: 'irserve configuration',
+  };
+}

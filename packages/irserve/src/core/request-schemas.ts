@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+const serviceName = z
+  .string({ error: 'must be a string naming a service' })
+  .min(1, 'must not be empty');
+const query = z
+  .string({ error: 'must be a string' })
+  .max(1_000_000, 'is too long (at most 1,000,000 characters)');
+
+/** Fields irserve reads; every other field is kept and reaches the engine (RoutIR drops them). */
+export const searchRequestSchema = z.looseObject({
+  service: serviceName,
+  query,
+  limit: z
+    .number({ error: 'must be a positive integer' })
+    .int('must be a positive integer')
+    .positive('must be a positive integer')
+    .optional(),
+  subset: z.string({ error: 'must be a string' }).optional(),
+});
+
+/** A bytes passage: a list of base64 strings (one per part). */
+const bytesPassage = z.array(z.string().base64('must be base64')).max(1024);
+export const scoreRequestSchema = z.looseObject({
+  service: serviceName,
+  query,
+  passages: z
+    .array(z.union([z.string(), bytesPassage]), { error: 'must be an array of strings' })
+    .max(100_000, 'has too many passages (at most 100,000)'),
+});
+
+export const fuseRequestSchema = z.looseObject({
+  service: serviceName,
+  query: query.default(''),
+  scores: z
+    .array(z.record(z.string(), z.number({ error: 'scores must be numbers' })), {
+      error: 'must be an array of objects of document id to score',
+    })
+    .max(1024),
+});
+
+export const decomposeRequestSchema = z.looseObject({
+  service: serviceName,
+  query,
+  limit: z
+    .number()
+    .int('must be a positive integer')
+    .positive('must be a positive integer')
+    .optional(),
+});

@@ -1,0 +1,91 @@
+import type { Logger } from 'pino';
+import type { Engine, InputKind, Role } from '../engines/contract.js';
+import type { CallOptions, RoleIO, Service, ServiceResult } from '../registry/types.js';
+import { Batcher } from './batcher.js';
+import { cacheKeyFunction } from './cache-key.js';
+import type { CacheStore } from './cache-store.js';
+import { type CacheEntry, type Call, withCache } from './cached.js';
+import { dedupeBatch, engineBatchCall } from './engine-call.js';
+
+export type ProcessorKind = 'batch' | 'single' | 'minimal';
+
+export interface ServiceSpec<R extends Role> {
+  name: string;
+  role: R;
+  engine: Engine;
+  engineName: string;
+  inputKind: InputKind;
+  processor: ProcessorKind;
+  batchSize: number;
+  maxWaitMs: number;
+  maxQueue: number;
+  maxConcurrentBatches: number;
+  /** The cache store, or undefined when caching is off (size -1 or 0, or a minimal processor). */
+  cache: CacheStore<CacheEntry<RoleIO[R]['result']>> | undefined;
+  cacheKeyFields: readonly string[];
+  logger: Logger;
+}
+
+/** A service plus what the app needs to shut it down. */
+export interface BuiltService<R extends Role> extends Service<R> {
+  close(): Promise<void>;
+}
+
+const now = () => Date.now() / 1000;
+
+/**
+ * Composes a service around one engine method (STYLE item 2): the engine call, then batching
+ * (batch processor) and caching (unless minimal). Options are checked here, once.
+ */
+export function buildService<R extends Role>(spec: ServiceSpec<R>): BuiltService<R> {
+  type Req = RoleIO[R]['request'];
+  type Res = RoleIO[R]['result'];
+  const engineCall = engineBatchCall(spec.engine, spec.role, spec.name);
+  const key = cacheKeyFunction(spec.role, spec.name, spec.cacheKeyFields);
+  let batcher: Batcher<Req, Res> | undefined;
+  let call: Call<Req, Res>;
+
+  if (spec.processor === 'batch') {
+    const log = spec.logger;
+    batcher = new Batcher<Req, Res>({
+      maxSize: spec.batchSize,
+      maxWaitMs: spec.maxWaitMs,
+      maxQueue: spec.maxQueue,
+      maxConcurrent: spec.maxConcurrentBatches,
+      run: dedupeBatch(engineCall, key),
+      onBatch: (size, pending) => log.debug({ size, pending }, 'processing batch'),
+    });
+    const b = batcher;
+    call = async (request, options?: CallOptions) => ({
+      value: await b.submit(request, options?.signal),
+      cached: false,
+      timestamp: now(),
+    });
+  } else {
+    call = async (request) => {
+      const [value] = await engineCall([request]);
+      return { value: value as Res, cached: false, timestamp: now() };
+    };
+  }
+  if (spec.cache && spec.processor !== 'minimal') {
+    const log = spec.logger;
+    call = withCache(call, {
+      store: spec.cache,
+      key,
+      onStoreError: (error) => log.warn({ err: error }, 'cache store failed'),
+    });
+  }
+  const finalCall = call;
+  return {
+    name: spec.name,
+    role: spec.role,
+    inputKind: spec.inputKind,
+    engineName: spec.engineName,
+    call: (request: Req, options?: CallOptions): Promise<ServiceResult<Res>> =>
+      finalCall(request, options),
+    close: async () => {
+      await batcher?.close();
+      await spec.cache?.close();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import type { Role } from '../engines/contract.js';
+import { IrserveError } from '../errors.js';
+import type { RoleIO } from '../registry/types.js';
+
+function engineError(service: string, message: string): IrserveError {
+  return new IrserveError('ERR_ENGINE', `service "${service}" ${message}`);
+}
+
+function checkScoreMap(service: string, value: unknown, index: number): void {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw engineError(
+      service,
+      `returned ${describe(value)} for request ${index}; expected an object of document id to score`,
+    );
+  }
+  for (const [id, score] of Object.entries(value)) {
+    if (typeof score !== 'number' || Number.isNaN(score)) {
+      throw engineError(
+        service,
+        `returned a non-numeric score for document "${id}" in request ${index}`,
+      );
+    }
+  }
+}
+
+function checkNumberList(service: string, value: unknown, index: number, expected: number): void {
+  if (!Array.isArray(value))
+    throw engineError(
+      service,
+      `returned ${describe(value)} for request ${index}; expected an array of scores`,
+    );
+  if (value.length !== expected) {
+    throw engineError(
+      service,
+      `returned ${value.length} scores for ${expected} passages in request ${index}`,
+    );
+  }
+  for (const score of value) {
+    if (typeof score !== 'number' || Number.isNaN(score))
+      throw engineError(service, `returned a non-numeric score in request ${index}`);
+  }
+}
+
+function checkStringList(service: string, value: unknown, index: number): void {
+  if (!Array.isArray(value) || value.some((query) => typeof query !== 'string')) {
+    throw engineError(
+      service,
+      `returned ${describe(value)} for request ${index}; expected an array of strings`,
+    );
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a value of type ${typeof value}`;
+}
+
+/**
+ * Checks an engine's batch result: one result per request, each of the role's shape. A wrong
+ * result fails the whole batch with ERR_ENGINE (never a silent empty answer).
+ */
+export function checkResults<R extends Role>(
+  role: R,
+  service: string,
+  requests: readonly RoleIO[R]['request'][],
+  results: unknown,
+): RoleIO[R]['result'][] {
+  if (!Array.isArray(results))
+    throw engineError(
+      service,
+      `returned ${describe(results)} from its batch method; expected an array`,
+    );
+  if (results.length !== requests.length) {
+    throw engineError(
+      service,
+      `returned ${results.length} results for a batch of ${requests.length} requests`,
+    );
+  }
+  results.forEach((value, index) => {
+    switch (role) {
+      case 'search':
+      case 'fuse':
+        checkScoreMap(service, value, index);
+        break;
+      case 'score':
+        checkNumberList(
+          service,
+          value,
+          index,
+          (requests[index] as RoleIO['score']['request']).passages.length,
+        );
+        break;
+      case 'decompose_query':
+        checkStringList(service, value, index);
+        break;
+    }
+  });
+  return results as RoleIO[R]['result'][];
+}

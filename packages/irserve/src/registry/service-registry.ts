@@ -1,0 +1,49 @@
+import type { Role } from '../engines/contract.js';
+import { IrserveError } from '../errors.js';
+import type { BuiltService } from '../processors/build-service.js';
+import type { Service, ServiceLookup } from './types.js';
+
+/** The app's services by (role, name). An instance per app: no module-level state. */
+export class ServiceRegistry implements ServiceLookup {
+  readonly #byRole = new Map<Role, Map<string, BuiltService<Role>>>();
+
+  /** Adds a service; a second service of the same name and role is an error. */
+  add(service: BuiltService<Role>): void {
+    let services = this.#byRole.get(service.role);
+    if (!services) {
+      services = new Map();
+      this.#byRole.set(service.role, services);
+    }
+    if (services.has(service.name))
+      throw new Error(`a ${service.role} service named "${service.name}" is already registered`);
+    services.set(service.name, service);
+  }
+
+  get<R extends Role>(role: R, name: string): Service<R> {
+    const service = this.#byRole.get(role)?.get(name);
+    if (!service) {
+      throw new IrserveError(
+        'ERR_SERVICE_NOT_FOUND',
+        `Service '${name}' not found or does not support ${role}`,
+        {
+          details: { service: name, role },
+        },
+      );
+    }
+    return service as unknown as Service<R>;
+  }
+
+  has(role: Role, name: string): boolean {
+    return this.#byRole.get(role)?.has(name) ?? false;
+  }
+
+  names(role: Role): string[] {
+    return [...(this.#byRole.get(role)?.keys() ?? [])];
+  }
+
+  /** Closes every service (drains batch queues); one failure does not stop the others. */
+  async close(): Promise<void> {
+    const all = [...this.#byRole.values()].flatMap((services) => [...services.values()]);
+    await Promise.allSettled(all.map((service) => service.close()));
+  }
+}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppCore } from '../../../core/app-core.js';
+import { avail, decomposeQuery, fuse, score, search } from '../../../core/handlers.js';
+import { openApiDocument } from '../openapi.js';
+
+/** `/ping`, `/avail`, `/search` (and RoutIR's deprecated `/query`), `/score`, `/fuse`, `/decompose_query`, `/openapi.json`. */
+export function coreRoutes(
+  server: FastifyInstance,
+  core: AppCore,
+  availExtras: () => Record<string, unknown>,
+): void {
+  server.get('/ping', async () => ({ status: 'pong' }));
+  server.get('/avail', async () => ({ ...avail(core), ...availExtras() }));
+  server.post('/search', async (request) => search(core, request.body, { requestId: request.id }));
+  server.post('/query', async (request) => search(core, request.body, { requestId: request.id }));
+  server.post('/score', async (request) => score(core, request.body, { requestId: request.id }));
+  server.post('/fuse', async (request) => fuse(core, request.body, { requestId: request.id }));
+  server.post('/decompose_query', async (request) =>
+    decomposeQuery(core, request.body, { requestId: request.id }),
+  );
+  const document = openApiDocument();
+  server.get('/openapi.json', async () => document);
+}

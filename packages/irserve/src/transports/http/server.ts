@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { createBearerCheck } from '../../auth/bearer.js';
+import type { AppCore } from '../../core/app-core.js';
+import { IrserveError } from '../../errors.js';
+import { sendError } from './errors.js';
+import { coreRoutes } from './routes/core.js';
+import { contentRoutes } from './routes/content.js';
+import { pipelineRoutes } from './routes/pipeline.js';
+
+export interface HttpOptions {
+  /** Bearer token; undefined means no authentication. */
+  apiKey: string | undefined;
+  bodyLimit: number;
+  logger: Logger;
+  /** Extra keys merged into `/avail` (for example `grpc_port`). */
+  availExtras?: () => Record<string, unknown>;
+}
+
+const OPEN_PATHS = new Set(['/ping']);
+
+/** Builds the Fastify server: auth, request ids, one log line per request, routes, errors. */
+export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyInstance {
+  const server = Fastify({
+    loggerInstance: options.logger as FastifyBaseLogger,
+    disableRequestLogging: true,
+    bodyLimit: options.bodyLimit,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  if (options.apiKey !== undefined) {
+    const check = createBearerCheck(options.apiKey);
+    server.addHook('onRequest', async (request) => {
+      if (request.method === 'OPTIONS' || OPEN_PATHS.has(request.routeOptions.url ?? '')) return;
+      if (!check(request.headers.authorization)) {
+        throw new IrserveError(
+          'ERR_UNAUTHORIZED',
+          'missing or invalid bearer token: send "Authorization: Bearer <API_KEY>"',
+        );
+      }
+    });
+  }
+  server.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  server.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Number(reply.elapsedTime.toFixed(2)),
+      },
+      'request',
+    );
+  });
+
+  server.setErrorHandler((error, request, reply) => sendError(error, request, reply));
+  server.setNotFoundHandler((request, reply) => {
+    const allowed = ['GET', 'POST'].filter((method) =>
+      server.hasRoute({ method, url: request.url.split('?')[0] ?? '' }),
+    );
+    const error =
+      allowed.length > 0
+        ? new IrserveError(
+            'ERR_METHOD_NOT_ALLOWED',
+            `${request.method} is not allowed on ${request.url}; use ${allowed.join(' or ')}`,
+          )
+        : new IrserveError('ERR_NOT_FOUND', `no route ${request.method} ${request.url}`);
+    if (allowed.length > 0) void reply.header('allow', allowed.join(', '));
+    return sendError(error, request, reply);
+  });
+
+  coreRoutes(server, core, options.availExtras ?? (() => ({})));
+  contentRoutes(server, core);
+  pipelineRoutes(server, core);
+  return server;
+}

@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import type { Engine, ScoreRequest, SearchRequest } from '../../src/engines/contract.js';
+import { buildService, type ServiceSpec } from '../../src/processors/build-service.js';
+import { MemoryStore } from '../../src/processors/memory-store.js';
+import type { Role } from '../../src/engines/contract.js';
+import { quietLogger } from '../helpers/logger.js';
+
+class Recorder implements Engine {
+  calls: SearchRequest[][] = [];
+  delayMs = 0;
+  async searchBatch(requests: SearchRequest[]) {
+    this.calls.push(requests);
+    if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
+    return requests.map((r) => ({ [`doc-${r.query}`]: r.limit }));
+  }
+  async scoreBatch(requests: ScoreRequest[]) {
+    return requests.map((r) => r.passages.map((p) => (typeof p === 'string' ? p.length : 0)));
+  }
+}
+
+function spec<R extends Role>(
+  role: R,
+  engine: Engine,
+  overrides: Partial<ServiceSpec<R>> = {},
+): ServiceSpec<R> {
+  return {
+    name: 'svc',
+    role,
+    engine,
+    engineName: 'Recorder',
+    inputKind: 'text',
+    processor: 'batch',
+    batchSize: 32,
+    maxWaitMs: 10,
+    maxQueue: 100,
+    maxConcurrentBatches: 1,
+    cache: undefined,
+    cacheKeyFields: [],
+    logger: quietLogger(),
+    ...overrides,
+  };
+}
+
+describe('buildService', () => {
+  it('batches concurrent requests into one engine call and passes extra fields through', async () => {
+    const engine = new Recorder();
+    const service = buildService(spec('search', engine));
+    const results = await Promise.all(
+      ['a', 'b', 'c'].map((q) => service.call({ query: q, limit: 5, instruction: 'x' })),
+    );
+    expect(results.map((r) => r.value)).toEqual([{ 'doc-a': 5 }, { 'doc-b': 5 }, { 'doc-c': 5 }]);
+    expect(engine.calls).toHaveLength(1);
+    expect(engine.calls[0]![0]).toMatchObject({ query: 'a', limit: 5, instruction: 'x' });
+    await service.close();
+  });
+
+  it('computes identical requests of one batch once', async () => {
+    const engine = new Recorder();
+    const service = buildService(spec('search', engine));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => service.call({ query: 'same', limit: 3 })),
+    );
+    expect(results.every((r) => r.value['doc-same'] === 3)).toBe(true);
+    expect(engine.calls[0]).toHaveLength(1);
+    await service.close();
+  });
+
+  it('serves a repeated request from the cache with the original timestamp', async () => {
+    const engine = new Recorder();
+    const service = buildService(
+      spec('search', engine, { cache: new MemoryStore({ capacity: 10, ttlSeconds: 60 }) }),
+    );
+    const first = await service.call({ query: 'q', limit: 2 });
+    const second = await service.call({ query: 'q', limit: 2 });
+    const other = await service.call({ query: 'q', limit: 3 });
+    expect(first.cached).toBe(false);
+    expect(second).toEqual({ ...first, cached: true });
+    expect(other.cached).toBe(false);
+    expect(engine.calls).toHaveLength(2);
+    await service.close();
+  });
+
+  it('coalesces concurrent identical misses (single flight)', async () => {
+    const engine = new Recorder();
+    engine.delayMs = 20;
+    const service = buildService(
+      spec('search', engine, {
+        processor: 'single',
+        cache: new MemoryStore({ capacity: 10, ttlSeconds: 60 }),
+      }),
+    );
+    await Promise.all([1, 2, 3, 4].map(() => service.call({ query: 'q', limit: 2 })));
+    expect(engine.calls).toHaveLength(1);
+    await service.close();
+  });
+
+  it('keys the score cache on the passages', async () => {
+    const engine = new Recorder();
+    const service = buildService(
+      spec('score', engine, { cache: new MemoryStore({ capacity: 10, ttlSeconds: 60 }) }),
+    );
+    const a = await service.call({ query: 'q', passages: ['aa', 'b'] });
+    const b = await service.call({ query: 'q', passages: ['aaaa'] });
+    expect(a.value).toEqual([2, 1]);
+    expect(b).toMatchObject({ value: [4], cached: false });
+    await service.close();
+  });
+
+  it('never caches errors', async () => {
+    let fail = true;
+    const engine: Engine = {
+      async searchBatch(requests) {
+        if (fail) throw new Error('temporary');
+        return requests.map(() => ({ d: 1 }));
+      },
+    };
+    const service = buildService(
+      spec('search', engine, {
+        processor: 'single',
+        cache: new MemoryStore({ capacity: 10, ttlSeconds: 60 }),
+      }),
+    );
+    await expect(service.call({ query: 'q', limit: 1 })).rejects.toMatchObject({
+      code: 'ERR_ENGINE',
+      message: 'service "svc" failed: temporary',
+    });
+    fail = false;
+    await expect(service.call({ query: 'q', limit: 1 })).resolves.toMatchObject({
+      value: { d: 1 },
+      cached: false,
+    });
+  });
+
+  it.each([
+    ['a non-array', async () => ({})],
+    ['too few results', async () => []],
+    ['a non-numeric score', async () => [{ d: 'high' }]],
+    ['an array instead of a map', async () => [[1]]],
+  ])('fails the batch with ERR_ENGINE when the engine returns %s', async (_label, searchBatch) => {
+    const service = buildService(
+      spec('search', { searchBatch } as unknown as Engine, { processor: 'single' }),
+    );
+    await expect(service.call({ query: 'q', limit: 1 })).rejects.toMatchObject({
+      code: 'ERR_ENGINE',
+    });
+  });
+
+  it('fails a score batch whose lists have the wrong length', async () => {
+    const engine = { scoreBatch: async () => [[1]] } as unknown as Engine;
+    const service = buildService(spec('score', engine, { processor: 'single' }));
+    await expect(service.call({ query: 'q', passages: ['a', 'b'] })).rejects.toThrow(
+      'returned 1 scores for 2 passages',
+    );
+  });
+
+  it('throws a TypeError naming the method when the engine cannot serve the role', () => {
+    class OnlySearch {
+      async searchBatch() {
+        return [];
+      }
+    }
+    expect(() => buildService(spec('score', new OnlySearch() as Engine))).toThrow(
+      /OnlySearch cannot serve role "score".*scoreBatch\(\)/,
+    );
+  });
+});
