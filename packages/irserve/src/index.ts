@@ -1,0 +1,16 @@
+/**
+ * irserve as a library: build an app from a config, serve it, or call its core directly.
+ *
+ * @example
+ * import { createApp, loadConfigFile } from 'irserve';
+ * const { config, configDir } = await loadConfigFile('config.json');
+ * const app = await createApp(config, { configDir });
+ * await app.listen({ port: 8000, host: '127.0.0.1' });
+ */
+export { createApp, type App, type AppOptions } from './app.js';
+export { loadConfigFile, validateConfig, ConfigError } from './config/load.js';
+export { configJsonSchema, type IrserveConfig, type ConfigInput } from './config/schema.js';
+export type { AppCore, PipelineRunner } from './core/app-core.js';
+export type { Service, ServiceLookup, ServiceResult, CallOptions, RoleIO } from './registry/types.js';
+export { ERROR_CATALOG, IrserveError, badRequest, type ErrorCode } from './errors.js';
+export * from './plugin.js';

@@ -1,0 +1,27 @@
+/**
+ * The surface for plugin authors: engine contract types and helpers. A plugin needs no import of
+ * irserve at all; importing types from `irserve/plugin` gives editor completion.
+ *
+ * @example
+ * import type { SearchRequest, Scores } from 'irserve/plugin';
+ * export class MySearch {
+ *   async searchBatch(requests: SearchRequest[]): Promise<Scores[]> { return requests.map(() => ({})); }
+ * }
+ */
+export type {
+  DecomposeRequest,
+  Engine,
+  EngineClass,
+  EngineContext,
+  EngineInit,
+  FuseRequest,
+  InputKind,
+  Passage,
+  Role,
+  ScoreRequest,
+  Scores,
+  SearchRequest,
+} from './engines/contract.js';
+export { BaseEngine } from './engines/contract.js';
+export type { BytesDocument, Collection, CollectionCatalog, TextDocument, TextView, View } from './collections/types.js';
+export { IrserveError, badRequest, type ErrorCode } from './errors.js';
