@@ -21,7 +21,9 @@ export class LetterHistogramScorer {
     this.batches++;
     return requests.map(({ query, passages }) => {
       const q = this.embed(query);
-      return passages.map((passage) => this.embed(passage).reduce((sum, x, i) => sum + x * q[i], 0));
+      return passages.map((passage) =>
+        this.embed(passage).reduce((sum, x, i) => sum + x * q[i], 0),
+      );
     });
   }
 

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { buildEngineTypes } from './app/engine-catalog.js';
 import { closeAll } from './app/close-all.js';
+import { KvPool } from './cache/kv-connection.js';
 import { servicesFromConfig } from './app/services-from-config.js';
 import { createCollections } from './collections/index.js';
 import type { IrserveConfig } from './config/schema.js';
@@ -63,12 +64,21 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
     interactive,
     baseDir: configDir,
   });
-  const { registry, engines } = servicesFromConfig(config, types, {
-    collections: catalog,
-    logger,
-    cacheDir,
-    interactive,
-  });
+  const kvPool = new KvPool(logger);
+  let services: ReturnType<typeof servicesFromConfig>;
+  try {
+    services = servicesFromConfig(config, types, {
+      collections: catalog,
+      kvPool,
+      logger,
+      cacheDir,
+      interactive,
+    });
+  } catch (error) {
+    await kvPool.close();
+    throw error;
+  }
+  const { registry, engines } = services;
   const pipelines = createPipelineRunner({
     services: registry,
     content,
@@ -84,6 +94,7 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
     pipelines,
     logger,
     maxLimit: config.max_limit,
+    health: () => healthReport(kvPool),
   };
   const http = buildHttpServer(core, {
     apiKey: options.apiKey,
@@ -98,7 +109,17 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
     engines,
     closeServices: () => registry.close(),
     closeContent: () => content.close(),
+    closeStores: () => kvPool.close(),
   });
+}
+
+/** `/health`: `degraded` while an external cache store is unreachable (requests still succeed). */
+function healthReport(kvPool: KvPool): Record<string, unknown> {
+  const stores = kvPool.health();
+  return {
+    status: stores.every((store) => store.state !== 'down') ? 'ok' : 'degraded',
+    cache_stores: stores,
+  };
 }
 
 interface Parts {
@@ -109,6 +130,7 @@ interface Parts {
   engines: { name: string; engine: Engine }[];
   closeServices: () => Promise<void>;
   closeContent: () => Promise<void>;
+  closeStores: () => Promise<void>;
 }
 
 function lifecycle(parts: Parts): App {
@@ -135,6 +157,7 @@ function lifecycle(parts: Parts): App {
         .toReversed()
         .map(({ name, engine }) => [`engine ${name}`, async () => engine.close?.()] as const),
       ['collections', parts.closeContent],
+      ['cache stores', parts.closeStores],
     ]));
   return {
     config: parts.config,

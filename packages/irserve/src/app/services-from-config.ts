@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import type { KvPool } from '../cache/kv-connection.js';
 import type { CollectionCatalog } from '../collections/types.js';
 import { PROCESSOR_NAMES } from '../config/service-schema.js';
 import type { IrserveConfig } from '../config/schema.js';
@@ -13,6 +14,7 @@ import { ServiceRegistry } from '../registry/service-registry.js';
 
 export interface ServicesContext {
   collections: CollectionCatalog;
+  kvPool: KvPool;
   logger: Logger;
   cacheDir: string;
   interactive: boolean;
@@ -52,8 +54,10 @@ export function servicesFromConfig(
             ttl: service.cache_ttl,
             kvUrl: service.cache_kv_url,
             kvKwargs: service.cache_kv_kwargs,
+            namespace: `${service.name}:${role}`,
+            configPath: `services[${index}]`,
           },
-          logger,
+          context.kvPool,
         );
         registry.add(
           buildService({
@@ -95,7 +99,12 @@ function registerBuiltinFusion(
     const engine = new engineClass({
       name: engineClass.name,
       config: {},
-      context: { ...context, logger },
+      context: {
+        collections: context.collections,
+        logger,
+        cacheDir: context.cacheDir,
+        interactive: context.interactive,
+      },
     });
     engines.push({ name: engineClass.name, engine });
     registry.add(

@@ -25,4 +25,6 @@ export interface AppCore {
   readonly logger: Logger;
   /** Largest `limit` a request may ask for. */
   readonly maxLimit: number;
+  /** State of the parts that can degrade without failing requests (external cache stores). */
+  health(): Record<string, unknown>;
 }

@@ -1,34 +1,66 @@
-import type { Logger } from 'pino';
+import type { KvPool } from '../cache/kv-connection.js';
+import { kvKwargsSchema } from '../cache/kv-options.js';
+import { DEFAULT_PREFIX, RedisStore } from '../cache/redis-store.js';
+import { formatIssues } from '../core/validate.js';
 import { IrserveError } from '../errors.js';
 import type { CacheStore } from './cache-store.js';
 import { MemoryStore } from './memory-store.js';
+
+/** Default store URL (spec: "a local instance on the standard port"). */
+export const DEFAULT_KV_URL = 'redis://127.0.0.1:6379';
 
 export interface StoreSettings {
   /** Entries; -1 or 0 disables caching (spec). */
   size: number;
   ttl: number;
+  /** External store URL; when set it replaces the in-memory LRU. */
   kvUrl?: string | undefined;
+  /** Client settings; given without a URL, the default local store is used. */
   kvKwargs?: Record<string, unknown> | undefined;
-  /** Key prefix in an external store. */
+  /** Key prefix in an external store (default `servicecache:`). */
   prefix?: string;
+  /** Name space inside the prefix (the service name), so services never collide. */
+  namespace: string;
+  /** Where errors point in the config, e.g. `services[2]`. */
+  configPath: string;
 }
 
 /**
- * The cache store for a service: none when disabled, the in-memory LRU by default, or an external
- * key-value store when `kvUrl` is set.
+ * The cache store for a service: none when disabled, the in-memory LRU by default, or a
+ * Redis-protocol store when a URL (or client settings) is given. In a key-value store the size
+ * is an approximate key budget (see RedisStore).
  */
 export function createStore<V extends object>(
   settings: StoreSettings,
-  _logger: Logger,
+  pool: KvPool,
 ): CacheStore<V> | undefined {
   if (settings.size === 0 || settings.size === -1) return undefined;
-  if (settings.kvUrl !== undefined) {
+  if (settings.kvUrl === undefined && settings.kvKwargs === undefined) {
+    return new MemoryStore<V>({ capacity: settings.size, ttlSeconds: settings.ttl });
+  }
+  const url = settings.kvUrl ?? DEFAULT_KV_URL;
+  if (!/^(redis|rediss|valkey|valkeys):\/\//.test(url)) {
     throw new IrserveError(
       'ERR_CONFIG',
-      `cache_kv_url (${redact(settings.kvUrl)}): external key-value caches are not available in this version of irserve`,
+      `${settings.configPath}.cache_kv_url: "${redact(url)}" is not a redis:// or rediss:// URL`,
     );
   }
-  return new MemoryStore<V>({ capacity: settings.size, ttlSeconds: settings.ttl });
+  const kwargs = kvKwargsSchema.safeParse(settings.kvKwargs ?? {});
+  if (!kwargs.success) {
+    throw new IrserveError(
+      'ERR_CONFIG',
+      formatIssues(kwargs.error.issues, 'cache_kv_kwargs')
+        .map((line) => `${settings.configPath}.cache_kv_kwargs.${line}`)
+        .join('; '),
+    );
+  }
+  const normalisedUrl = url.replace(/^valkey/, 'redis');
+  return new RedisStore<V>(pool.get(normalisedUrl, kwargs.data), {
+    capacity: settings.size,
+    ttlSeconds: settings.ttl,
+    prefix: settings.prefix ?? DEFAULT_PREFIX,
+    namespace: settings.namespace,
+  });
 }
 
 /** The URL without its password, for messages and logs. */

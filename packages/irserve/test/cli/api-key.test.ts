@@ -4,8 +4,14 @@ import { createBearerCheck } from '../../src/auth/bearer.js';
 
 describe('resolveApiKey', () => {
   it('prefers IRSERVE_API_KEY, accepts ROUTIR_API_KEY', () => {
-    expect(resolveApiKey(undefined, { IRSERVE_API_KEY: 'k1' })).toEqual({ apiKey: 'k1', warnings: [] });
-    expect(resolveApiKey(undefined, { ROUTIR_API_KEY: 'k2' })).toEqual({ apiKey: 'k2', warnings: [] });
+    expect(resolveApiKey(undefined, { IRSERVE_API_KEY: 'k1' })).toEqual({
+      apiKey: 'k1',
+      warnings: [],
+    });
+    expect(resolveApiKey(undefined, { ROUTIR_API_KEY: 'k2' })).toEqual({
+      apiKey: 'k2',
+      warnings: [],
+    });
   });
 
   it('warns that --api_key is visible in process listings', () => {

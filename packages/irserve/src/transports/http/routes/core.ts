@@ -10,6 +10,7 @@ export function coreRoutes(
   availExtras: () => Record<string, unknown>,
 ): void {
   server.get('/ping', async () => ({ status: 'pong' }));
+  server.get('/health', async () => core.health());
   server.get('/avail', async () => ({ ...avail(core), ...availExtras() }));
   server.post('/search', async (request) => search(core, request.body, { requestId: request.id }));
   server.post('/query', async (request) => search(core, request.body, { requestId: request.id }));

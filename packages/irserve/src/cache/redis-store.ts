@@ -1,0 +1,102 @@
+import type { CacheStore, CacheStoreOptions } from '../processors/cache-store.js';
+import { decodeValue, encodeValue } from './kv-codec.js';
+import type { KvConnection } from './kv-connection.js';
+
+/** Default key prefix (spec "Store key prefix"). */
+export const DEFAULT_PREFIX = 'servicecache:';
+
+/** Score for entries without expiry: after every expiring entry, in insertion order. */
+const NO_EXPIRY_BASE = 1e15;
+
+/**
+ * A cache store in a Redis-protocol server. Each value is one key `<prefix><key>` written with
+ * its TTL in the same command (`SET ... PX`). The size budget is kept approximately with a sorted
+ * set per namespace (`<prefix><namespace>:__index`) scored by expiry time: past `capacity`
+ * entries the soonest-expiring (oldest) are deleted. A failing or slow store never throws: it
+ * answers as a miss and the connection records the outage.
+ */
+export class RedisStore<V> implements CacheStore<V> {
+  readonly #connection: KvConnection;
+  readonly #prefix: string;
+  readonly #index: string;
+  readonly #options: CacheStoreOptions;
+
+  constructor(
+    connection: KvConnection,
+    options: CacheStoreOptions & { prefix?: string; namespace: string },
+  ) {
+    this.#connection = connection;
+    this.#prefix = options.prefix ?? DEFAULT_PREFIX;
+    this.#index = `${this.#prefix}${options.namespace}:__index`;
+    this.#options = options;
+  }
+
+  async get(key: string): Promise<V | undefined> {
+    const text = await this.#run(() => this.#connection.client.get(this.#prefix + key));
+    return typeof text === 'string' ? (decodeValue(text) as V) : undefined;
+  }
+
+  async put(key: string, value: V, ttlSeconds?: number): Promise<void> {
+    const ttl = ttlSeconds ?? this.#options.ttlSeconds;
+    const fullKey = this.#prefix + key;
+    const text = encodeValue(value);
+    const score = ttl >= 0 ? Date.now() + ttl * 1000 : NO_EXPIRY_BASE + Date.now();
+    await this.#run(async () => {
+      const multi = this.#connection.client.multi();
+      if (ttl >= 0) multi.set(fullKey, text, 'PX', Math.max(1, Math.round(ttl * 1000)));
+      else multi.set(fullKey, text);
+      multi.zadd(this.#index, score, fullKey);
+      multi.zcard(this.#index);
+      const results = await multi.exec();
+      const size = Number(results?.[2]?.[1] ?? 0);
+      if (this.#options.capacity > 0 && size > this.#options.capacity)
+        await this.#evict(size - this.#options.capacity);
+    });
+  }
+
+  async remove(key: string): Promise<void> {
+    await this.#run(() =>
+      this.#connection.client
+        .multi()
+        .del(this.#prefix + key)
+        .zrem(this.#index, this.#prefix + key)
+        .exec(),
+    );
+  }
+
+  async clear(): Promise<void> {
+    await this.#run(async () => {
+      const keys = await this.#connection.client.zrange(this.#index, 0, -1);
+      if (keys.length > 0) await this.#connection.client.del(...keys);
+      await this.#connection.client.del(this.#index);
+    });
+  }
+
+  async length(): Promise<number> {
+    const count = await this.#run(async () => {
+      await this.#connection.client.zremrangebyscore(this.#index, '-inf', Date.now());
+      return this.#connection.client.zcard(this.#index);
+    });
+    return count ?? 0;
+  }
+
+  async close(): Promise<void> {
+    // The connection belongs to the app's pool, which closes it.
+  }
+
+  async #evict(count: number): Promise<void> {
+    const popped = await this.#connection.client.zpopmin(this.#index, count);
+    const keys = popped.filter((_, index) => index % 2 === 0);
+    if (keys.length > 0) await this.#connection.client.del(...keys);
+  }
+
+  async #run<T>(command: () => Promise<T>): Promise<T | undefined> {
+    if (!this.#connection.usable) return undefined;
+    try {
+      return await command();
+    } catch (error) {
+      this.#connection.markDown(error as Error);
+      return undefined;
+    }
+  }
+}

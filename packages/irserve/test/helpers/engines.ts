@@ -1,0 +1,95 @@
+import type { DecomposeRequest, ScoreRequest, SearchRequest } from '../../src/engines/contract.js';
+
+/** Fixed documents with descending scores, like RoutIR's ConstSearch. */
+export class ConstSearch {
+  readonly offset: number;
+  constructor({ config }: { config: Record<string, unknown> }) {
+    this.offset = typeof config.start === 'number' ? config.start : 0;
+  }
+  async searchBatch(requests: SearchRequest[]) {
+    return requests.map(({ limit }) => {
+      const out: Record<string, number> = {};
+      for (let i = 0; i < Math.min(limit, 10); i++)
+        out[`doc${this.offset + i}`] = Math.min(limit, 10) - i;
+      return out;
+    });
+  }
+}
+
+/** Records every batch it receives (requests as given), for batching and pass-through tests. */
+export class RecordingSearch {
+  static batches: SearchRequest[][] = [];
+  async searchBatch(requests: SearchRequest[]) {
+    RecordingSearch.batches.push(requests);
+    await new Promise((r) => setTimeout(r, 5));
+    return requests.map((r) => ({ [`d-${r.query}`]: 1 }));
+  }
+}
+
+/** Word overlap of query and passage (RoutIR's LenScorer shape). */
+export class OverlapScore {
+  async scoreBatch(requests: ScoreRequest[]) {
+    return requests.map(({ query, passages }) => {
+      const terms = new Set(query.toLowerCase().split(/\s+/));
+      return passages.map((p) =>
+        typeof p === 'string'
+          ? p
+              .toLowerCase()
+              .split(/\s+/)
+              .filter((w) => terms.has(w)).length
+          : p.length,
+      );
+    });
+  }
+}
+
+/** Scores bytes passages by their total size. */
+export class ByteSizeScore {
+  static readonly inputKind = 'bytes' as const;
+  async scoreBatch(requests: ScoreRequest[]) {
+    return requests.map(({ passages }) =>
+      passages.map((p) => (Array.isArray(p) ? p.reduce((n, part) => n + part.length, 0) : -1)),
+    );
+  }
+}
+
+export class FailingSearch {
+  async searchBatch(): Promise<Record<string, number>[]> {
+    throw new Error('model exploded');
+  }
+}
+
+export class WrongShapeSearch {
+  async searchBatch() {
+    return [];
+  }
+}
+
+export class SplitDecomposer {
+  async decomposeQueryBatch(requests: DecomposeRequest[]) {
+    return requests.map(({ query, limit }) => query.split(/\s+/).slice(0, limit ?? 100));
+  }
+}
+
+/** Sleeps `delay_ms` per batch (a stand-in for a GPU model). */
+export class SleepSearch {
+  readonly delay: number;
+  constructor({ config }: { config: Record<string, unknown> }) {
+    this.delay = typeof config.delay_ms === 'number' ? config.delay_ms : 20;
+  }
+  async searchBatch(requests: SearchRequest[]) {
+    await new Promise((r) => setTimeout(r, this.delay));
+    return requests.map(() => ({ doc0: 1 }));
+  }
+}
+
+export const TEST_ENGINES = [
+  ConstSearch,
+  RecordingSearch,
+  OverlapScore,
+  ByteSizeScore,
+  FailingSearch,
+  WrongShapeSearch,
+  SplitDecomposer,
+  SleepSearch,
+];
