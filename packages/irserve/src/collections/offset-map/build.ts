@@ -1,0 +1,155 @@
+/**
+ * Builds an offset map by reading the corpus in large chunks with async reads: each chunk is
+ * scanned synchronously (a few milliseconds) and the event loop runs between chunks, so a build
+ * never blocks a running server.
+ */
+import { open } from 'node:fs/promises';
+import { setImmediate as yieldLoop } from 'node:timers/promises';
+import { IrserveError } from '../../errors.js';
+import type { Progress } from '../../util/progress.js';
+import { Growable } from './growable.js';
+import { lineId } from './line-id.js';
+import { OffsetMap, fillTable, hashBytes } from './offset-map.js';
+
+/** More than this many consecutive unparseable lines fail the build (spec "Limits"). */
+export const MAX_CONSECUTIVE_BAD_LINES = 10;
+const CHUNK = 8 * 1024 * 1024;
+
+export interface BuildStats {
+  lines: number;
+  badLines: number;
+  duplicates: number;
+  /** An id that occurs more than once (the last occurrence wins), when there is one. */
+  duplicateExample: string | undefined;
+}
+
+class Scanner {
+  readonly idBytes = new Growable(Uint8Array, 1 << 20);
+  readonly idStart = new Growable(Uint32Array);
+  readonly lineStart = new Growable(Float64Array);
+  readonly lineLength = new Growable(Uint32Array);
+  readonly hashes = new Growable(Uint32Array);
+  lineNo = 0;
+  badLines = 0;
+  #consecutiveBad = 0;
+  readonly #key: Uint8Array;
+
+  constructor(
+    readonly path: string,
+    readonly idField: string,
+  ) {
+    this.#key = Buffer.from(idField, 'utf8');
+    this.idStart.push(0);
+  }
+
+  /** Scans line `[start, end)` of `buf`, which starts at byte `fileOffset` of the corpus. */
+  line(buf: Buffer, start: number, end: number, fileOffset: number): void {
+    this.lineNo++;
+    const id = lineId(buf, start, end, this.idField, this.#key);
+    if (id === 'empty') return;
+    if (id === 'bad') {
+      this.badLines++;
+      if (++this.#consecutiveBad > MAX_CONSECUTIVE_BAD_LINES) {
+        throw new IrserveError(
+          'ERR_CONFIG',
+          `${this.path}: line ${this.lineNo}: more than ${MAX_CONSECUTIVE_BAD_LINES} consecutive lines are not JSON objects with a "${this.idField}" field`,
+        );
+      }
+      return;
+    }
+    this.#consecutiveBad = 0;
+    if ('bytes' in id) {
+      this.idBytes.append(id.bytes, 0, id.bytes.length);
+      this.hashes.push(hashBytes(id.bytes, 0, id.bytes.length));
+    } else {
+      this.idBytes.append(buf, id.start, id.end);
+      this.hashes.push(hashBytes(buf, id.start, id.end));
+    }
+    if (this.idBytes.length > 0xffffffff) throw new Error(`${this.path}: ids take more than 4 GiB`);
+    this.idStart.push(this.idBytes.length);
+    this.lineStart.push(fileOffset);
+    this.lineLength.push(end - start);
+  }
+}
+
+/** Scans every complete line in `buf[0, filled)`; returns where the unfinished tail starts. */
+function scanChunk(
+  scanner: Scanner,
+  buf: Buffer,
+  filled: number,
+  base: number,
+  atEof: boolean,
+): number {
+  let pos = 0;
+  for (;;) {
+    const nl = buf.indexOf(10, pos);
+    if (nl < 0 || nl >= filled) break;
+    scanner.line(buf, pos, nl, base + pos);
+    pos = nl + 1;
+  }
+  if (atEof && pos < filled) {
+    scanner.line(buf, pos, filled, base + pos);
+    pos = filled;
+  }
+  return pos;
+}
+
+/**
+ * Reads the corpus once and returns its offset map.
+ *
+ * @example
+ * const { map } = await buildOffsetMap('docs.jsonl', 'id', progress);
+ */
+export async function buildOffsetMap(
+  path: string,
+  idField: string,
+  progress?: Progress,
+): Promise<{ map: OffsetMap; stats: BuildStats }> {
+  const scanner = new Scanner(path, idField);
+  const handle = await open(path, 'r');
+  try {
+    let buf = Buffer.allocUnsafe(CHUNK);
+    let carried = 0;
+    let base = 0;
+    let first = true;
+    for (;;) {
+      if (carried === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(buf.length)]);
+      const { bytesRead } = await handle.read(buf, carried, buf.length - carried, base + carried);
+      const filled = carried + bytesRead;
+      let skip = 0;
+      if (first && filled >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) skip = 3;
+      first = false;
+      const view = skip > 0 ? buf.subarray(skip) : buf;
+      const consumed = skip + scanChunk(scanner, view, filled - skip, base + skip, bytesRead === 0);
+      progress?.tick(bytesRead);
+      if (bytesRead === 0) break;
+      buf.copy(buf, 0, consumed, filled);
+      carried = filled - consumed;
+      base += consumed;
+    }
+  } finally {
+    await handle.close();
+  }
+  return finishMap(scanner);
+}
+
+async function finishMap(scanner: Scanner): Promise<{ map: OffsetMap; stats: BuildStats }> {
+  const arrays = {
+    count: scanner.lineStart.length,
+    idBytes: scanner.idBytes.finish(),
+    idStart: scanner.idStart.finish(),
+    lineStart: scanner.lineStart.finish(),
+    lineLength: scanner.lineLength.finish(),
+  };
+  const { table, duplicates, firstDuplicate } = await fillTable(
+    arrays,
+    scanner.hashes.finish(),
+    () => yieldLoop(),
+  );
+  const map = new OffsetMap({ ...arrays, table });
+  const duplicateExample = firstDuplicate >= 0 ? map.idAt(firstDuplicate) : undefined;
+  return {
+    map,
+    stats: { lines: scanner.lineNo, badLines: scanner.badLines, duplicates, duplicateExample },
+  };
+}

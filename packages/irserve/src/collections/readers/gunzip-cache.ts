@@ -1,0 +1,83 @@
+/**
+ * A gzip shard decompressed once into a sidecar file (`<basename>.<hash16>.unzipped`, next to a
+ * `.unzipped.json` stamp with the shard's size and mtime), so lookups are positioned reads at a
+ * decompressed offset and never re-inflate from the start of the shard.
+ */
+import { createReadStream } from 'node:fs';
+import { readFile, stat, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import type { ReaderContext } from '../context.js';
+import { sidecarPlace, writeSidecar } from '../sidecar.js';
+
+interface Stamp {
+  size: number;
+  mtimeMs: number;
+  /** Decompressed size. */
+  bytes: number;
+}
+
+async function validStamp(dataPath: string, size: number, mtimeMs: number): Promise<boolean> {
+  try {
+    const stamp = JSON.parse(await readFile(`${dataPath}.json`, 'utf8')) as Stamp;
+    return (
+      stamp.size === size &&
+      stamp.mtimeMs === mtimeMs &&
+      (await stat(dataPath)).size === stamp.bytes
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The path of the decompressed copy of `gzPath`, made when missing or stale. `onBytes` reports
+ * compressed bytes consumed (progress).
+ */
+export async function gunzipCached(
+  gzPath: string,
+  cacheDir: string | undefined,
+  context: ReaderContext,
+  onBytes?: (n: number) => void,
+): Promise<string> {
+  const info = await stat(gzPath);
+  const place = await sidecarPlace(gzPath, '.unzipped', 'gunzip', {
+    cacheDir,
+    userCacheDir: context.userCacheDir,
+    isWritable: context.isWritable,
+  });
+  for (const dir of place.dirs) {
+    const candidate = join(dir, place.name);
+    if (await validStamp(candidate, info.size, info.mtimeMs)) {
+      onBytes?.(info.size);
+      return candidate;
+    }
+  }
+  let bytes = 0;
+  const dataPath = await writeSidecar(place, context.isWritable, async (handle: FileHandle) => {
+    const input = createReadStream(gzPath);
+    if (onBytes) input.on('data', (chunk) => onBytes(chunk.length));
+    const output = handle.createWriteStream({ autoClose: false });
+    await pipeline(
+      input,
+      createGunzip(),
+      async function* (source: AsyncIterable<Buffer>) {
+        for await (const chunk of source) {
+          bytes += chunk.length;
+          yield chunk;
+        }
+      },
+      output,
+    );
+  });
+  const stamp: Stamp = { size: info.size, mtimeMs: info.mtimeMs, bytes };
+  const dir = dataPath.slice(0, dataPath.length - place.name.length - 1);
+  await writeSidecar(
+    { name: `${place.name}.json`, dirs: [dir] },
+    context.isWritable,
+    async (h) => void (await h.write(JSON.stringify(stamp))),
+  );
+  context.logger.info({ shard: gzPath, sidecar: dataPath, bytes }, 'gzip shard decompressed');
+  return dataPath;
+}
