@@ -73,6 +73,10 @@ function applyAliases(config: IrserveConfig): IrserveConfig {
     services,
     pipeline_cache_kv_url: config.pipeline_cache_kv_url ?? config.pipeline_cache_redis_url,
     pipeline_cache_kv_kwargs: config.pipeline_cache_kv_kwargs ?? config.pipeline_cache_redis_kwargs,
+    relay_content_cache_kv_url:
+      config.relay_content_cache_kv_url ?? config.relay_content_cache_redis_url,
+    relay_content_cache_kv_kwargs:
+      config.relay_content_cache_kv_kwargs ?? config.relay_content_cache_redis_kwargs,
   };
 }
 

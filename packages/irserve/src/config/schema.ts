@@ -9,6 +9,8 @@ export const serverImportSchema = z.union([
     endpoint: z.url(),
     grpc_endpoint: z.string().min(1).optional(),
     api_key: z.string().optional(),
+    /** Name of an environment variable holding the remote's key (keeps secrets out of the file). */
+    api_key_env: z.string().min(1).optional(),
     transport: z.enum(['auto', 'grpc', 'rest']).default('auto'),
     timeout: z.number().positive().default(600),
     retries: z.number().int().min(0).max(100).default(10),
@@ -30,6 +32,16 @@ export const configSchema = z.strictObject({
   pipeline_cache_redis_url: z.string().min(1).optional(),
   pipeline_cache_redis_kwargs: z.record(z.string(), z.unknown()).optional(),
   dynamic_pipeline: z.boolean().default(true),
+  /** Cache of relayed (imported) search/score/fuse/decompose services. */
+  relay_cache: z.number().int().min(-1).default(1024),
+  relay_cache_ttl: z.number().min(-1).default(600),
+  /** Cache of content looked up in imported collections (disabled by default, as in the spec). */
+  relay_content_cache: z.number().int().min(-1).default(-1),
+  relay_content_cache_ttl: z.number().min(-1).default(600),
+  relay_content_cache_kv_url: z.string().min(1).optional(),
+  relay_content_cache_kv_kwargs: z.record(z.string(), z.unknown()).optional(),
+  relay_content_cache_redis_url: z.string().min(1).optional(),
+  relay_content_cache_redis_kwargs: z.record(z.string(), z.unknown()).optional(),
   /** Largest `limit` a request may ask for. */
   max_limit: z.number().int().min(1).max(1_000_000).default(10_000),
   /** Largest request body in bytes. */

@@ -24,6 +24,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Correlation id, logged and forwarded through relays. */
   requestId?: string;
+  /** Instances this request has crossed through relays (import-loop protection). */
+  hops?: number;
 }
 
 /** What a service call returns. */

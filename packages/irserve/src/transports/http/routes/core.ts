@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppCore } from '../../../core/app-core.js';
 import { avail, decomposeQuery, fuse, score, search } from '../../../core/handlers.js';
+import { callOptions } from '../call-options.js';
 import { openApiDocument } from '../openapi.js';
 
 /** `/ping`, `/avail`, `/search` (and RoutIR's deprecated `/query`), `/score`, `/fuse`, `/decompose_query`, `/openapi.json`. */
@@ -12,12 +13,12 @@ export function coreRoutes(
   server.get('/ping', async () => ({ status: 'pong' }));
   server.get('/health', async () => core.health());
   server.get('/avail', async () => ({ ...avail(core), ...availExtras() }));
-  server.post('/search', async (request) => search(core, request.body, { requestId: request.id }));
-  server.post('/query', async (request) => search(core, request.body, { requestId: request.id }));
-  server.post('/score', async (request) => score(core, request.body, { requestId: request.id }));
-  server.post('/fuse', async (request) => fuse(core, request.body, { requestId: request.id }));
+  server.post('/search', async (request) => search(core, request.body, callOptions(request)));
+  server.post('/query', async (request) => search(core, request.body, callOptions(request)));
+  server.post('/score', async (request) => score(core, request.body, callOptions(request)));
+  server.post('/fuse', async (request) => fuse(core, request.body, callOptions(request)));
   server.post('/decompose_query', async (request) =>
-    decomposeQuery(core, request.body, { requestId: request.id }),
+    decomposeQuery(core, request.body, callOptions(request)),
   );
   const document = openApiDocument();
   server.get('/openapi.json', async () => document);

@@ -1,0 +1,27 @@
+/**
+ * Delay before retry number `attempt` (0-based): exponential from `baseMs`, capped at `capMs`,
+ * with full jitter so that many clients retrying together do not synchronise.
+ */
+export function backoffDelay(
+  attempt: number,
+  random: () => number = Math.random,
+  baseMs = 100,
+  capMs = 2000,
+): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** attempt);
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+export const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });

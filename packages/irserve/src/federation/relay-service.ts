@@ -1,0 +1,109 @@
+import type { InputKind, Role } from '../engines/contract.js';
+import { IrserveError } from '../errors.js';
+import type { BuiltService } from '../processors/build-service.js';
+import { cacheKeyFunction } from '../processors/cache-key.js';
+import type { CacheStore } from '../processors/cache-store.js';
+import { type CacheEntry, type Call, withCache } from '../processors/cached.js';
+import { checkResults } from '../processors/check-results.js';
+import type { CallOptions, RoleIO } from '../registry/types.js';
+import type { RemoteClient } from './remote-client.js';
+
+const PATHS: Record<Role, string> = {
+  search: '/search',
+  score: '/score',
+  fuse: '/fuse',
+  decompose_query: '/decompose_query',
+};
+
+/** The request as the remote's HTTP API expects it (bytes passages as base64, fuse rankings as `scores`). */
+function toWire(
+  role: Role,
+  service: string,
+  request: Record<string, unknown>,
+): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...request, service };
+  if (role === 'score') {
+    body.passages = (request.passages as unknown[]).map((passage) =>
+      Array.isArray(passage)
+        ? passage.map((part: Uint8Array) => Buffer.from(part).toString('base64'))
+        : passage,
+    );
+  }
+  if (role === 'fuse') {
+    body.scores = request.rankings;
+    delete body.rankings;
+  }
+  return body;
+}
+
+function fromWire<R extends Role>(
+  role: R,
+  remote: string,
+  request: RoleIO[R]['request'],
+  body: unknown,
+): RoleIO[R]['result'] {
+  const answer = (body ?? {}) as Record<string, unknown>;
+  const value = role === 'decompose_query' ? answer.queries : answer.scores;
+  if (value === undefined) {
+    const error = typeof answer.error === 'string' ? answer.error : 'no scores in the answer';
+    throw new IrserveError('ERR_UPSTREAM', `remote ${remote}: ${error}`);
+  }
+  try {
+    return checkResults(role, remote, [request], [value])[0]!;
+  } catch (error) {
+    throw new IrserveError(
+      'ERR_UPSTREAM',
+      `remote ${remote} answered with a malformed result: ${(error as Error).message}`,
+    );
+  }
+}
+
+export interface RelaySpec<R extends Role> {
+  /** Local name (the same as the remote's). */
+  name: string;
+  role: R;
+  inputKind: InputKind;
+  client: RemoteClient;
+  cache: CacheStore<CacheEntry<RoleIO[R]['result']>> | undefined;
+}
+
+/**
+ * A service that forwards each request, with every field, to the same service on a remote
+ * instance (one-at-a-time processor; the remote batches). Cached like a local service: the score
+ * key includes the passages, so new passages never get stale scores (unlike RoutIR's relay).
+ */
+export function buildRelayService<R extends Role>(spec: RelaySpec<R>): BuiltService<R> {
+  type Req = RoleIO[R]['request'];
+  type Res = RoleIO[R]['result'];
+  const { client, role, name } = spec;
+  let call: Call<Req, Res> = async (request, options?: CallOptions) => {
+    const body = await client.post(
+      PATHS[role],
+      toWire(role, name, request as Record<string, unknown>),
+      {
+        requestId: options?.requestId,
+        hops: options?.hops ?? 0,
+      },
+    );
+    const timestamp =
+      typeof (body as { timestamp?: unknown })?.timestamp === 'number'
+        ? (body as { timestamp: number }).timestamp
+        : Date.now() / 1000;
+    return {
+      value: fromWire(role, `${client.endpoint} (${name})`, request, body),
+      cached: false,
+      timestamp,
+    };
+  };
+  if (spec.cache)
+    call = withCache(call, { store: spec.cache, key: cacheKeyFunction(role, name, []) });
+  const finalCall = call;
+  return {
+    name,
+    role,
+    inputKind: spec.inputKind,
+    engineName: 'Relay',
+    call: (request, options) => finalCall(request, options),
+    close: async () => spec.cache?.close(),
+  };
+}

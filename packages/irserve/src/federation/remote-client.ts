@@ -1,0 +1,248 @@
+import { Pool, errors as undiciErrors } from 'undici';
+import type { Logger } from 'pino';
+import { IrserveError } from '../errors.js';
+import { backoffDelay, sleep } from './backoff.js';
+
+export interface RemoteClientOptions {
+  /** Base URL of the remote instance, e.g. `http://gpu-1:8000`. */
+  endpoint: string;
+  apiKey: string | undefined;
+  /** Seconds one attempt may take. */
+  timeoutSeconds: number;
+  /** Retries after the first attempt (connection errors, 5xx and timeouts only). */
+  retries: number;
+  logger: Logger;
+  /** Keep-alive connections to the remote. */
+  connections?: number;
+}
+
+export interface RemoteCallOptions {
+  requestId?: string | undefined;
+  /** Import hops so far (loop protection), sent as `x-irserve-hops`. */
+  hops?: number;
+  /** Overrides the client's retries (discovery probes use 0). */
+  retries?: number;
+}
+
+/** Header that counts relay hops; a request that has crossed too many instances is refused. */
+export const HOPS_HEADER = 'x-irserve-hops';
+export const MAX_HOPS = 8;
+
+class RetryableError extends Error {}
+
+/**
+ * HTTP client for one remote instance: keep-alive pool (undici), bearer key, per-attempt
+ * timeout, retries with capped exponential backoff and jitter for connection errors, 5xx and
+ * timeouts; 4xx answers are never retried. Errors name the remote.
+ */
+export class RemoteClient {
+  readonly endpoint: string;
+  readonly #pool: Pool;
+  readonly #options: RemoteClientOptions;
+  /** Set while the remote refuses connections; requests fail fast until a probe succeeds. */
+  #unreachableSince: number | undefined;
+  #probe: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(options: RemoteClientOptions) {
+    this.endpoint = options.endpoint.replace(/\/+$/, '');
+    this.#options = options;
+    this.#pool = new Pool(this.endpoint, {
+      connections: options.connections ?? 64,
+      pipelining: 1,
+      keepAliveTimeout: 30_000,
+    });
+  }
+
+  /** GET a JSON document. */
+  get(path: string, options: RemoteCallOptions = {}): Promise<unknown> {
+    return this.#withRetries('GET', path, undefined, options);
+  }
+
+  /** POST a JSON body and return the JSON answer. */
+  post(path: string, body: unknown, options: RemoteCallOptions = {}): Promise<unknown> {
+    return this.#withRetries('POST', path, JSON.stringify(body), options);
+  }
+
+  /** When the remote became unreachable, or undefined while it answers. */
+  get unreachableSince(): number | undefined {
+    return this.#unreachableSince;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#probe);
+    await this.#pool.close();
+  }
+
+  async #withRetries(
+    method: 'GET' | 'POST',
+    path: string,
+    body: string | undefined,
+    options: RemoteCallOptions,
+  ): Promise<unknown> {
+    const retries = options.retries ?? this.#options.retries;
+    for (let attempt = 0; ; attempt++) {
+      if (this.#unreachableSince !== undefined) {
+        const since = new Date(this.#unreachableSince).toISOString();
+        throw new IrserveError(
+          'ERR_UPSTREAM',
+          `remote ${this.endpoint} is unreachable (since ${since}); retrying in the background`,
+          { details: { remote: this.endpoint } },
+        );
+      }
+      try {
+        return await this.#attempt(method, path, body, options);
+      } catch (error) {
+        if (error instanceof ConnectionError) this.#markUnreachable(error);
+        if (!(error instanceof RetryableError) || attempt >= retries)
+          throw this.#finalError(error, path);
+        this.#options.logger.debug(
+          { remote: this.endpoint, path, attempt, reason: error.message },
+          'retrying remote call',
+        );
+        await sleep(backoffDelay(attempt));
+      }
+    }
+  }
+
+  async #attempt(
+    method: 'GET' | 'POST',
+    path: string,
+    body: string | undefined,
+    options: RemoteCallOptions,
+  ): Promise<unknown> {
+    const timeoutMs = this.#options.timeoutSeconds * 1000;
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      [HOPS_HEADER]: String((options.hops ?? 0) + 1),
+    };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.#options.apiKey) headers.authorization = `Bearer ${this.#options.apiKey}`;
+    if (options.requestId) headers['x-request-id'] = options.requestId;
+    let response;
+    try {
+      response = await this.#pool.request({
+        method,
+        path,
+        body,
+        headers,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+    } catch (error) {
+      if (
+        error instanceof undiciErrors.HeadersTimeoutError ||
+        error instanceof undiciErrors.BodyTimeoutError
+      ) {
+        throw new RetryableError(`timeout after ${this.#options.timeoutSeconds} s`, {
+          cause: new TimeoutMarker(),
+        });
+      }
+      throw new ConnectionError((error as Error).message);
+    }
+    const text = await response.body.text();
+    if (response.statusCode >= 500)
+      throw new RetryableError(`HTTP ${response.statusCode}: ${errorMessage(text)}`);
+    if (response.statusCode >= 400)
+      throw new RemoteRejection(response.statusCode, errorMessage(text), errorCode(text));
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new IrserveError(
+        'ERR_UPSTREAM',
+        `remote ${this.endpoint} answered ${path} with invalid JSON: ${text.slice(0, 120)}`,
+      );
+    }
+  }
+
+  #finalError(error: unknown, path: string): IrserveError {
+    if (error instanceof IrserveError) return error;
+    if (error instanceof RemoteRejection) {
+      // The remote's own 4xx keeps its status class: a bad request stays a bad request.
+      const code = error.status === 401 ? 'ERR_UPSTREAM' : (error.code ?? 'ERR_BAD_REQUEST');
+      const safe = isKnownCode(code) ? code : 'ERR_BAD_REQUEST';
+      return new IrserveError(safe, `remote ${this.endpoint}${path}: ${error.message}`, {
+        details: { remote: this.endpoint },
+      });
+    }
+    const timedOut = error instanceof Error && error.cause instanceof TimeoutMarker;
+    return new IrserveError(
+      timedOut ? 'ERR_UPSTREAM_TIMEOUT' : 'ERR_UPSTREAM',
+      `remote ${this.endpoint}${path} failed: ${(error as Error).message}`,
+      {
+        details: { remote: this.endpoint },
+      },
+    );
+  }
+
+  /** Marks the remote unreachable and probes `/ping` until it answers (logged once each way). */
+  #markUnreachable(error: Error): void {
+    if (this.#unreachableSince !== undefined || this.#closed) return;
+    this.#unreachableSince = Date.now();
+    this.#options.logger.warn(
+      { remote: this.endpoint, reason: error.message },
+      'remote unreachable: its services fail fast until it returns',
+    );
+    const probe = async () => {
+      try {
+        await this.#attempt('GET', '/ping', undefined, {});
+        this.#unreachableSince = undefined;
+        this.#options.logger.info({ remote: this.endpoint }, 'remote reachable again');
+      } catch {
+        if (!this.#closed) this.#probe = setTimeout(() => void probe(), 500);
+      }
+    };
+    this.#probe = setTimeout(() => void probe(), 200);
+  }
+}
+
+class TimeoutMarker {}
+
+/** The remote refused or dropped the connection (as opposed to answering slowly or with 5xx). */
+class ConnectionError extends RetryableError {}
+
+class RemoteRejection extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+const KNOWN_CODES = new Set([
+  'ERR_BAD_REQUEST',
+  'ERR_SERVICE_NOT_FOUND',
+  'ERR_COLLECTION_NOT_FOUND',
+  'ERR_DOC_NOT_FOUND',
+  'ERR_PIPELINE_SYNTAX',
+  'ERR_PIPELINE_PLAN',
+  'ERR_BODY_TOO_LARGE',
+  'ERR_UPSTREAM',
+]);
+function isKnownCode(code: string): code is 'ERR_BAD_REQUEST' {
+  return KNOWN_CODES.has(code);
+}
+
+function parseError(text: string): { error?: unknown; code?: unknown } {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return parsed && typeof parsed === 'object'
+      ? (parsed as { error?: unknown; code?: unknown })
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+function errorMessage(text: string): string {
+  const { error } = parseError(text);
+  return typeof error === 'string' ? error : text.slice(0, 200) || 'no body';
+}
+
+function errorCode(text: string): string | undefined {
+  const { code } = parseError(text);
+  return typeof code === 'string' ? code : undefined;
+}

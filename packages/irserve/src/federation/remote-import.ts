@@ -1,0 +1,148 @@
+import type { Logger } from 'pino';
+import { ROLES, type Role } from '../engines/contract.js';
+import type { CacheStore } from '../processors/cache-store.js';
+import type { ServiceRegistry } from '../registry/service-registry.js';
+import { backoffDelay } from './backoff.js';
+import type { FederatedCollections } from './federated-collections.js';
+import { remoteCollection } from './remote-collection.js';
+import { parseAvail } from './remote-avail.js';
+import { RemoteClient } from './remote-client.js';
+import { buildRelayService } from './relay-service.js';
+
+export interface ImportEntry {
+  endpoint: string;
+  apiKey: string | undefined;
+  timeout: number;
+  retries: number;
+}
+
+export interface ImportDeps {
+  registry: ServiceRegistry;
+  collections: FederatedCollections;
+  logger: Logger;
+  /** Cache store for a relayed service (the relay default: 1024 entries / 600 s). */
+  cacheFor: (role: Role, name: string) => CacheStore<never> | undefined;
+}
+
+export type ImportState = 'pending' | 'up' | 'unreachable';
+
+/** How often a discovered remote is read again, so services it adds later appear here. */
+const REFRESH_MS = 30_000;
+
+/**
+ * One `server_imports` entry: discovers the remote's services and collections from its `/avail`
+ * (sending the key), registers a relay for each name not already served here (local names win),
+ * and keeps trying in the background while the remote is down.
+ */
+export class RemoteImport {
+  readonly client: RemoteClient;
+  readonly #deps: ImportDeps;
+  readonly #imported = new Set<string>();
+  #state: ImportState = 'pending';
+  #lastError: string | undefined;
+  #attempt = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(entry: ImportEntry, deps: ImportDeps) {
+    this.#deps = deps;
+    this.client = new RemoteClient({
+      endpoint: entry.endpoint,
+      apiKey: entry.apiKey,
+      timeoutSeconds: entry.timeout,
+      retries: entry.retries,
+      logger: deps.logger,
+    });
+  }
+
+  /** One discovery attempt now; on failure, retries go on in the background. */
+  async start(): Promise<void> {
+    await this.#discover();
+  }
+
+  health(): Record<string, unknown> {
+    const unreachable = this.client.unreachableSince;
+    return {
+      endpoint: this.client.endpoint,
+      state: unreachable !== undefined ? 'unreachable' : this.#state,
+      services: this.#imported.size,
+      ...(this.#lastError ? { last_error: this.#lastError } : {}),
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    await this.client.close();
+  }
+
+  async #discover(): Promise<void> {
+    try {
+      const listing = parseAvail(await this.client.get('/avail', { retries: 0 }));
+      this.#register(listing);
+      if (this.#state !== 'up')
+        this.#deps.logger.info(
+          { remote: this.client.endpoint, services: this.#imported.size },
+          'imported remote services',
+        );
+      this.#state = 'up';
+      this.#lastError = undefined;
+      this.#attempt = 0;
+      this.#schedule(REFRESH_MS);
+    } catch (error) {
+      this.#lastError = (error as Error).message;
+      if (this.#attempt === 0)
+        this.#deps.logger.warn(
+          { remote: this.client.endpoint, reason: this.#lastError },
+          'remote not available yet: retrying in the background',
+        );
+      this.#state = this.#state === 'up' ? 'up' : 'pending';
+      this.#schedule(backoffDelay(this.#attempt++, Math.random, 500, 30_000));
+    }
+  }
+
+  #schedule(ms: number): void {
+    if (this.#closed) return;
+    this.#timer = setTimeout(() => void this.#discover(), ms);
+    this.#timer.unref();
+  }
+
+  #register(listing: ReturnType<typeof parseAvail>): void {
+    const { registry, collections, logger } = this.#deps;
+    for (const role of ROLES) {
+      for (const name of listing.services[role]) {
+        const key = `${role}:${name}`;
+        if (this.#imported.has(key)) continue;
+        if (registry.has(role, name)) {
+          logger.info(
+            { remote: this.client.endpoint, service: name, role },
+            'a service of this name is served here already: the local one wins',
+          );
+          this.#imported.add(key);
+          continue;
+        }
+        const inputKind = role === 'score' ? (listing.scoreKinds[name] ?? 'text') : 'text';
+        registry.add(
+          buildRelayService({
+            name,
+            role,
+            inputKind,
+            client: this.client,
+            cache: this.#deps.cacheFor(role, name),
+          }),
+        );
+        this.#imported.add(key);
+      }
+    }
+    for (const [name, entry] of Object.entries(listing.collections)) {
+      if (this.#imported.has(`collection:${name}`)) continue;
+      this.#imported.add(`collection:${name}`);
+      if (!collections.addRemote(remoteCollection(this.client, name, entry))) {
+        logger.info(
+          { remote: this.client.endpoint, collection: name },
+          'a collection of this name is served here already: the local one wins',
+        );
+      }
+    }
+  }
+}
