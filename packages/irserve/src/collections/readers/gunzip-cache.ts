@@ -6,6 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import type { ReaderContext } from '../context.js';
@@ -57,18 +58,22 @@ export async function gunzipCached(
   let bytes = 0;
   const dataPath = await writeSidecar(place, context.isWritable, async (handle: FileHandle) => {
     const input = createReadStream(gzPath);
-    if (onBytes) input.on('data', (chunk) => onBytes(chunk.length));
-    const output = handle.createWriteStream({ autoClose: false });
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        onBytes?.(chunk.length);
+        done(null, chunk);
+      },
+    });
     await pipeline(
       input,
-      createGunzip(),
-      async function* (source: AsyncIterable<Buffer>) {
+      counter,
+      createGunzip({ chunkSize: 256 * 1024 }),
+      async (source: AsyncIterable<Buffer>) => {
         for await (const chunk of source) {
+          await handle.write(chunk);
           bytes += chunk.length;
-          yield chunk;
         }
       },
-      output,
     );
   });
   const stamp: Stamp = { size: info.size, mtimeMs: info.mtimeMs, bytes };

@@ -3,6 +3,7 @@
  * line in the decompressed shard. Each shard is decompressed once into a sidecar (see
  * gunzip-cache.ts); a lookup is one positioned read. `force_load_all` keeps every line in memory.
  */
+import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -28,7 +29,7 @@ export class GzipShardReader {
   readonly path: string;
   readonly #options: GzipShardsOptions;
   readonly #context: ReaderContext;
-  readonly #shards = new Map<string, Promise<FileHandle>>();
+  readonly #shards = new Map<string, Promise<{ data: string; handle: FileHandle }>>();
   #parser: IdParser | undefined;
   #all: Map<string, string> | undefined;
   #opening: Promise<void> | undefined;
@@ -72,26 +73,25 @@ export class GzipShardReader {
     if (this.#options.forceLoadAll) this.#all = await this.#loadAll(paths);
   }
 
-  #shard(path: string): Promise<FileHandle> {
-    let handle = this.#shards.get(path);
-    if (!handle) {
-      handle = gunzipCached(path, this.#options.cacheDir, this.#context).then((data) =>
-        open(data, 'r'),
-      );
-      handle.catch(() => this.#shards.delete(path));
-      this.#shards.set(path, handle);
+  /** The decompressed copy of a shard (made once) and an open handle on it. */
+  #shard(path: string): Promise<{ data: string; handle: FileHandle }> {
+    let shard = this.#shards.get(path);
+    if (!shard) {
+      shard = gunzipCached(path, this.#options.cacheDir, this.#context).then(async (data) => ({
+        data,
+        handle: await open(data, 'r'),
+      }));
+      shard.catch(() => this.#shards.delete(path));
+      this.#shards.set(path, shard);
     }
-    return handle;
+    return shard;
   }
 
   async #loadAll(paths: string[]): Promise<Map<string, string>> {
     const all = new Map<string, string>();
     for (const path of paths) {
-      const handle = await this.#shard(path);
-      const lines = createInterface({
-        input: handle.createReadStream({ start: 0, autoClose: false }),
-        crlfDelay: Infinity,
-      });
+      const { data } = await this.#shard(path);
+      const lines = createInterface({ input: createReadStream(data), crlfDelay: Infinity });
       for await (const line of lines) {
         try {
           const id = idOf(JSON.parse(line) as Record<string, unknown>, this.#options.idField);
@@ -125,7 +125,7 @@ export class GzipShardReader {
     if (!where) return undefined;
     let handle: FileHandle;
     try {
-      handle = await this.#shard(where.path);
+      handle = (await this.#shard(where.path)).handle;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
@@ -155,6 +155,6 @@ export class GzipShardReader {
     this.#shards.clear();
     this.#opening = undefined;
     this.#all = undefined;
-    for (const handle of handles) await (await handle.catch(() => undefined))?.close();
+    for (const shard of handles) await (await shard.catch(() => undefined))?.handle.close();
   }
 }

@@ -9,7 +9,7 @@ import type { LanguageMap } from '../language-map.js';
 import { mimeFor } from '../mime.js';
 import { onceAsync } from '../once.js';
 import { expandGlob, globSegments } from '../paths/glob.js';
-import { checkPathId, confinedRealPath, outsideError } from '../paths/safe-path.js';
+import { checkPathId, confinedRealPath, isInside, outsideError } from '../paths/safe-path.js';
 import type { BytesDocument, BytesPart, BytesView } from '../types.js';
 
 export interface LocalPathViewOptions {
@@ -55,7 +55,11 @@ export class LocalPathView implements BytesView {
       return file === undefined ? undefined : [file];
     }
     const segments = globSegments(glob!, id);
-    if (segments === 'escape') throw outsideError(id);
+    if (
+      segments === 'escape' ||
+      (segments === 'none' && !isInside(this.#realBase, resolve(this.#realBase, id)))
+    )
+      throw outsideError(id);
     if (segments === 'none') return undefined;
     const files: string[] = [];
     for (const match of await expandGlob(this.#realBase, segments)) {
