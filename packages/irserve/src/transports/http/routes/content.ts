@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppCore } from '../../../core/app-core.js';
 import { getContent, getRawContent } from '../../../core/content.js';
+import { badRequest } from '../../../errors.js';
 
 /**
  * `POST /content` (JSON) and `GET /content/:collection/<id>?view=` (raw; the id may contain
@@ -11,7 +12,9 @@ export function contentRoutes(server: FastifyInstance, core: AppCore): void {
   server.get('/content/:collection/*', async (request, reply) => {
     const params = request.params as { collection: string; '*': string };
     const query = request.query as { view?: unknown };
-    const view = typeof query.view === 'string' && query.view !== '' ? query.view : undefined;
+    if (query.view !== undefined && typeof query.view !== 'string')
+      throw badRequest('view: give one view name', { fields: ['view'] });
+    const view = query.view !== undefined && query.view !== '' ? query.view : undefined;
     const { body, contentType } = await getRawContent(core, {
       collection: params.collection,
       id: params['*'],
