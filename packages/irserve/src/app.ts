@@ -7,6 +7,7 @@ import type { IrserveConfig } from './config/schema.js';
 import { validateConfig } from './config/load.js';
 import type { AppCore } from './core/app-core.js';
 import type { EngineClass } from './engines/contract.js';
+import { startGrpcServer, type GrpcServerHandle } from './transports/grpc/index.js';
 
 export interface AppOptions {
   /** Logger to use; default: pino at `info` to stdout. */
@@ -23,6 +24,8 @@ export interface AppOptions {
   interactive?: boolean;
   /** Environment for `api_key_env` lookups (default: process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Also serve gRPC (`routir.v1.Routir`) from `listen()`; host defaults to the HTTP host. */
+  grpc?: { port: number; host?: string; maxMessageMb?: number };
 }
 
 export interface App {
@@ -51,6 +54,7 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
   const config = validateConfig(input);
   const configDir = resolve(options.configDir ?? '.');
   const logger = options.logger ?? pino({ level: 'info' });
+  let grpc: GrpcServerHandle | undefined;
   const parts = await assemble(config, {
     logger,
     configDir,
@@ -59,6 +63,8 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
     engines: options.engines ?? [],
     apiKey: options.apiKey,
     env: options.env ?? process.env,
+    // `/avail` advertises the gRPC port once the gRPC server is bound.
+    availExtras: () => (grpc ? { grpc_port: grpc.port } : {}),
   });
   const { http, engines } = parts;
   let starting: Promise<void> | undefined;
@@ -78,6 +84,7 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
     })());
   const close = () =>
     (closing ??= closeAll(logger, [
+      ['grpc server', async () => grpc?.close()],
       ['http server', () => http.close()],
       ['services', () => parts.registry.close()],
       ['server imports', () => parts.federation.close()],
@@ -95,6 +102,16 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
     start,
     async listen({ port, host }) {
       await start();
+      if (options.grpc && !grpc) {
+        // Bound before HTTP so that the first `/avail` already advertises it.
+        grpc = await startGrpcServer(parts.core, {
+          port: options.grpc.port,
+          host: options.grpc.host ?? host,
+          apiKey: options.apiKey,
+          logger,
+          ...(options.grpc.maxMessageMb ? { maxMessageMb: options.grpc.maxMessageMb } : {}),
+        });
+      }
       return http.listen({ port, host });
     },
     close,

@@ -21,6 +21,8 @@ export interface AssembleOptions {
   engines: readonly EngineClass[];
   apiKey: string | undefined;
   env: NodeJS.ProcessEnv;
+  /** Extra keys of `/avail` (the gRPC port). */
+  availExtras?: () => Record<string, unknown>;
 }
 
 /**
@@ -107,6 +109,7 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
       apiKey: options.apiKey,
       bodyLimit: config.body_limit,
       logger,
+      ...(options.availExtras ? { availExtras: options.availExtras } : {}),
     });
     return { core, http, registry, engines, federation, kvPool };
   } catch (error) {

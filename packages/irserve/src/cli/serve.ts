@@ -6,18 +6,36 @@ import { isLoopback, resolveApiKey } from './api-key.js';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-function parsePort(value: string | undefined): number {
-  if (value === undefined) return 8000;
+function parsePort(value: string | undefined, fallback = 8000, flag = '--port'): number {
+  if (value === undefined) return fallback;
   const port = Number(value);
   if (!/^\d+$/.test(value) || port < 0 || port > 65535)
-    throw new UsageError(`--port must be an integer from 0 to 65535, got "${value}"`);
+    throw new UsageError(`${flag} must be an integer from 0 to 65535, got "${value}"`);
   return port;
+}
+
+/** `--grpc [--grpc_port 50051] [--grpc_max_message_mb 64]`; a gRPC option alone implies `--grpc`. */
+function parseGrpc(values: {
+  grpc?: boolean;
+  grpc_port?: string;
+  'grpc-port'?: string;
+  grpc_max_message_mb?: string;
+}): { port: number; maxMessageMb?: number } | undefined {
+  const portText = values.grpc_port ?? values['grpc-port'];
+  const mbText = values.grpc_max_message_mb;
+  if (!values.grpc && portText === undefined && mbText === undefined) return undefined;
+  const port = parsePort(portText, 50051, '--grpc_port');
+  if (mbText === undefined) return { port };
+  const mb = Number(mbText);
+  if (!(mb > 0 && mb <= 2047))
+    throw new UsageError(`--grpc_max_message_mb must be a number from 1 to 2047, got "${mbText}"`);
+  return { port, maxMessageMb: mb };
 }
 
 /** A mistake on the command line: printed with the usage hint, exit code 2. */
 export class UsageError extends Error {}
 
-/** `irserve <config.json> [--port] [--host] [--api_key] [--log-level]`: serves until a signal. */
+/** `irserve <config.json> [--port] [--host] [--api_key] [--log-level] [--grpc ...]`: serves until a signal. */
 export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -27,6 +45,11 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
       host: { type: 'string', default: '127.0.0.1' },
       api_key: { type: 'string' },
       'log-level': { type: 'string', default: 'info' },
+      grpc: { type: 'boolean' },
+      grpc_port: { type: 'string' },
+      // RoutIR's spelling, so its command lines work unchanged.
+      'grpc-port': { type: 'string' },
+      grpc_max_message_mb: { type: 'string' },
     },
   });
   if (positionals.length !== 1)
@@ -39,6 +62,7 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
   if (!LEVELS.includes(level))
     throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')}`);
   const port = parsePort(values.port);
+  const grpc = parseGrpc(values);
   const logger = pino({ level });
   const { apiKey, warnings } = resolveApiKey(values.api_key, env);
   for (const warning of warnings) logger.warn(warning);
@@ -48,7 +72,12 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     );
   }
   const { config, configDir } = await loadConfigFile(positionals[0]!);
-  const app = await createApp(config, { logger, configDir, ...(apiKey ? { apiKey } : {}) });
+  const app = await createApp(config, {
+    logger,
+    configDir,
+    ...(apiKey ? { apiKey } : {}),
+    ...(grpc ? { grpc } : {}),
+  });
   const stopped = waitForSignal(logger, () => app.close());
   try {
     const address = await app.listen({ port, host: values.host });

@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import type { Metadata } from '@grpc/grpc-js';
+import { IrserveError } from '../../errors.js';
+import { HOPS_HEADER, MAX_HOPS } from '../../federation/remote-client.js';
+
+/** Metadata key of the correlation id (the same name as the HTTP header). */
+export const REQUEST_ID_KEY = 'x-request-id';
+
+/** Metadata key carrying the catalog code of an error, so irserve clients keep it exactly. */
+export const ERROR_CODE_KEY = 'x-irserve-error-code';
+
+/** The longest request id accepted from a client; longer ones are replaced (log hygiene). */
+const MAX_REQUEST_ID = 200;
+
+function first(metadata: Metadata, key: string): string | undefined {
+  const value = metadata.get(key)[0];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `x-request-id` from the metadata, or a new one. */
+export function requestIdOf(metadata: Metadata): string {
+  const given = first(metadata, REQUEST_ID_KEY);
+  return given && given.length <= MAX_REQUEST_ID && /^[\x21-\x7e]+$/.test(given)
+    ? given
+    : randomUUID();
+}
+
+/**
+ * Relay hops so far (`x-irserve-hops`, as over HTTP). Too many means `server_imports` form a
+ * loop, which is refused rather than followed forever.
+ */
+export function hopsOf(metadata: Metadata): number {
+  const value = first(metadata, HOPS_HEADER);
+  const hops = value !== undefined && /^\d{1,3}$/.test(value) ? Number(value) : 0;
+  if (hops > MAX_HOPS) {
+    throw new IrserveError(
+      'ERR_BAD_REQUEST',
+      `request crossed more than ${MAX_HOPS} instances: server_imports form a loop`,
+    );
+  }
+  return hops;
+}
+
+/** The `authorization` metadata value (what the bearer check reads). */
+export function authorizationOf(metadata: Metadata): string | undefined {
+  return first(metadata, 'authorization');
+}

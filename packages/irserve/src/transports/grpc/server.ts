@@ -1,0 +1,146 @@
+import {
+  Metadata,
+  Server,
+  ServerCredentials,
+  status as GrpcCode,
+  type ServerUnaryCall,
+  type UntypedServiceImplementation,
+  type sendUnaryData,
+} from '@grpc/grpc-js';
+import type { Logger } from 'pino';
+import { createBearerCheck } from '../../auth/bearer.js';
+import type { AppCore } from '../../core/app-core.js';
+import { IrserveError } from '../../errors.js';
+import { REQUEST_ID_KEY, authorizationOf, hopsOf, requestIdOf } from './call-context.js';
+import { DEFAULT_MAX_MESSAGE_MB, loadRoutirProto, messageSizeOptions } from './proto.js';
+import { OPEN_RPCS, RPCS, type Rpc, type RpcName } from './rpcs.js';
+import { toStatus } from './status.js';
+
+export interface GrpcServerOptions {
+  /** Port to listen on; 0 picks a free one. */
+  port: number;
+  /** Address to bind; default 127.0.0.1. */
+  host?: string;
+  /** Bearer token; undefined means no authentication. */
+  apiKey: string | undefined;
+  /** Largest message sent or received, in MiB (default 64, RoutIR's). */
+  maxMessageMb?: number;
+  logger: Logger;
+  /** Seconds in-flight calls get to finish on close before they are cancelled (default 5). */
+  graceSeconds?: number;
+}
+
+export interface GrpcServerHandle {
+  /** The port bound (useful with port 0). */
+  readonly port: number;
+  /** Stops accepting calls, lets in-flight ones finish within the grace period; idempotent. */
+  close(): Promise<void>;
+}
+
+type Message = Record<string, unknown>;
+
+interface CallDeps {
+  core: AppCore;
+  logger: Logger;
+  check: ((header: string | undefined) => boolean) | undefined;
+  port: () => number;
+}
+
+const UNAUTHORIZED =
+  'missing or invalid bearer token: send "authorization: Bearer <API_KEY>" metadata';
+const CODE_NAMES = Object.fromEntries(Object.entries(GrpcCode).map(([k, v]) => [v, k]));
+
+/** One unary handler: request id, auth, cancellation, the RPC, status mapping, one log line. */
+function unary(name: RpcName, rpc: Rpc, deps: CallDeps) {
+  return (call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>): void => {
+    const started = performance.now();
+    const requestId = requestIdOf(call.metadata);
+    const log = deps.logger.child({ reqId: requestId });
+    const echo = new Metadata();
+    echo.set(REQUEST_ID_KEY, requestId);
+    call.sendMetadata(echo);
+    // A cancelled call (client gone, deadline passed) stops waiting in batch queues.
+    const controller = new AbortController();
+    call.on('cancelled', () => controller.abort(new Error('call cancelled by the client')));
+    const finish = (code: number) =>
+      log.info(
+        {
+          rpc: name,
+          status: CODE_NAMES[code],
+          ms: Number((performance.now() - started).toFixed(2)),
+        },
+        'grpc request',
+      );
+    const run = async () => {
+      if (deps.check && !OPEN_RPCS.has(name) && !deps.check(authorizationOf(call.metadata)))
+        throw new IrserveError('ERR_UNAUTHORIZED', UNAUTHORIZED);
+      const options = { requestId, hops: hopsOf(call.metadata), signal: controller.signal };
+      return rpc(deps.core, call.request, { options, grpcPort: deps.port() });
+    };
+    run().then(
+      (response) => {
+        finish(GrpcCode.OK);
+        callback(null, response);
+      },
+      (error: unknown) => {
+        const { mapped, status } = toStatus(error);
+        if (mapped.httpStatus >= 500) log.error({ err: error, code: mapped.code }, mapped.message);
+        finish(status.code);
+        callback(status);
+      },
+    );
+  };
+}
+
+function bindAddress(host: string, port: number): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/**
+ * Serves `routir.v1.Routir` over gRPC for an app core (the same registry and caches as HTTP).
+ *
+ * @example
+ * const grpc = await startGrpcServer(app.core, { port: 50051, apiKey, logger });
+ * // ... later
+ * await grpc.close();
+ */
+export async function startGrpcServer(
+  core: AppCore,
+  options: GrpcServerOptions,
+): Promise<GrpcServerHandle> {
+  const { service } = await loadRoutirProto();
+  const server = new Server(messageSizeOptions(options.maxMessageMb ?? DEFAULT_MAX_MESSAGE_MB));
+  let boundPort = options.port;
+  const deps: CallDeps = {
+    core,
+    logger: options.logger,
+    check: options.apiKey === undefined ? undefined : createBearerCheck(options.apiKey),
+    port: () => boundPort,
+  };
+  const implementation: UntypedServiceImplementation = {};
+  for (const [name, rpc] of Object.entries(RPCS) as [RpcName, Rpc][])
+    implementation[name] = unary(name, rpc, deps);
+  server.addService(service, implementation);
+  const host = options.host ?? '127.0.0.1';
+  boundPort = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(
+      bindAddress(host, options.port),
+      ServerCredentials.createInsecure(),
+      (error, port) => (error ? reject(error) : resolve(port)),
+    ),
+  );
+  options.logger.info(`irserve gRPC listening on ${bindAddress(host, boundPort)}`);
+  let closing: Promise<void> | undefined;
+  const graceMs = (options.graceSeconds ?? 5) * 1000;
+  return {
+    port: boundPort,
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.forceShutdown(), graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      })),
+  };
+}
