@@ -5,18 +5,13 @@ import type { ImportEntry } from '../federation/remote-import.js';
 /**
  * Normalises `server_imports`: a string is a REST base URL; an object may add a key (or the name
  * of an environment variable holding it), a timeout and retries. `tls: true` switches the
- * endpoint to https.
+ * endpoint to https (and gRPC to TLS). `transport` picks REST, gRPC or either (`auto`).
  */
 export function importsFromConfig(config: IrserveConfig, env: NodeJS.ProcessEnv): ImportEntry[] {
   const problems: string[] = [];
   const entries = config.server_imports.map((entry, index): ImportEntry => {
     if (typeof entry === 'string')
       return { endpoint: entry, apiKey: undefined, timeout: 600, retries: 10 };
-    if (entry.transport === 'grpc') {
-      problems.push(
-        `server_imports[${index}].transport: "grpc" needs the gRPC transport, which this version does not have; use "rest" or "auto"`,
-      );
-    }
     let apiKey = entry.api_key;
     if (entry.api_key_env !== undefined) {
       apiKey = env[entry.api_key_env];
@@ -26,7 +21,15 @@ export function importsFromConfig(config: IrserveConfig, env: NodeJS.ProcessEnv)
         );
     }
     const endpoint = entry.tls ? entry.endpoint.replace(/^http:/, 'https:') : entry.endpoint;
-    return { endpoint, apiKey, timeout: entry.timeout, retries: entry.retries };
+    return {
+      endpoint,
+      apiKey,
+      timeout: entry.timeout,
+      retries: entry.retries,
+      transport: entry.transport,
+      grpcEndpoint: entry.grpc_endpoint,
+      tls: entry.tls,
+    };
   });
   if (problems.length > 0) throw new ConfigError(problems);
   return entries;

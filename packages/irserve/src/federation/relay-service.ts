@@ -6,7 +6,7 @@ import type { CacheStore } from '../processors/cache-store.js';
 import { type CacheEntry, type Call, withCache } from '../processors/cached.js';
 import { checkResults } from '../processors/check-results.js';
 import type { CallOptions, RoleIO } from '../registry/types.js';
-import type { RemoteClient } from './remote-client.js';
+import type { RemoteTransport } from './remote-transport.js';
 
 const PATHS: Record<Role, string> = {
   search: '/search',
@@ -63,7 +63,7 @@ export interface RelaySpec<R extends Role> {
   name: string;
   role: R;
   inputKind: InputKind;
-  client: RemoteClient;
+  client: RemoteTransport;
   cache: CacheStore<CacheEntry<RoleIO[R]['result']>> | undefined;
 }
 

@@ -8,7 +8,7 @@ import type {
   ViewKind,
 } from '../collections/types.js';
 import { IrserveError } from '../errors.js';
-import type { RemoteClient } from './remote-client.js';
+import type { RemoteTransport } from './remote-transport.js';
 
 /** Turns a remote `/content` answer into a document; `undefined` when the remote has no such id. */
 function toDocument(
@@ -42,7 +42,12 @@ function toDocument(
   };
 }
 
-function remoteView(client: RemoteClient, collection: string, name: string, kind: ViewKind): View {
+function remoteView(
+  client: RemoteTransport,
+  collection: string,
+  name: string,
+  kind: ViewKind,
+): View {
   const get = async (id: string) => {
     try {
       const body = (await client.post('/content', { collection, id, view: name })) as Record<
@@ -77,7 +82,7 @@ function remoteView(client: RemoteClient, collection: string, name: string, kind
 
 /** A collection served by a remote instance: lookups go to its `/content` (the view is honoured). */
 export function remoteCollection(
-  client: RemoteClient,
+  client: RemoteTransport,
   name: string,
   listing: { views: Record<string, ViewKind>; defaultView: string },
 ): Collection {

@@ -8,12 +8,22 @@ import { remoteCollection } from './remote-collection.js';
 import { parseAvail } from './remote-avail.js';
 import { RemoteClient } from './remote-client.js';
 import { buildRelayService } from './relay-service.js';
+import type { RemoteTransport } from './remote-transport.js';
+import {
+  type SelectedTransport,
+  type TransportEntry,
+  selectTransport,
+} from './transport-select.js';
 
 export interface ImportEntry {
   endpoint: string;
   apiKey: string | undefined;
   timeout: number;
   retries: number;
+  /** `auto` (default): gRPC when the remote offers it, else REST. */
+  transport?: TransportEntry['transport'];
+  grpcEndpoint?: string | undefined;
+  tls?: boolean;
 }
 
 export interface ImportDeps {
@@ -35,8 +45,12 @@ const REFRESH_MS = 30_000;
  * and keeps trying in the background while the remote is down.
  */
 export class RemoteImport {
+  /** The REST client (discovery; the data plane too unless gRPC is chosen). */
   readonly client: RemoteClient;
+  readonly #entry: TransportEntry;
   readonly #deps: ImportDeps;
+  /** Chosen at the first successful discovery and kept: relays hold on to it. */
+  #selected: SelectedTransport | undefined;
   readonly #imported = new Set<string>();
   #state: ImportState = 'pending';
   #lastError: string | undefined;
@@ -46,6 +60,7 @@ export class RemoteImport {
 
   constructor(entry: ImportEntry, deps: ImportDeps) {
     this.#deps = deps;
+    this.#entry = { ...entry, transport: entry.transport ?? 'auto', tls: entry.tls ?? false };
     this.client = new RemoteClient({
       endpoint: entry.endpoint,
       apiKey: entry.apiKey,
@@ -60,10 +75,16 @@ export class RemoteImport {
     await this.#discover();
   }
 
+  /** The transport relays use: the chosen one, REST until one is chosen. */
+  get #transport(): RemoteTransport {
+    return this.#selected?.transport ?? this.client;
+  }
+
   health(): Record<string, unknown> {
-    const unreachable = this.client.unreachableSince;
+    const unreachable = this.#transport.unreachableSince;
     return {
       endpoint: this.client.endpoint,
+      ...(this.#selected ? { transport: this.#selected.kind } : {}),
       state: unreachable !== undefined ? 'unreachable' : this.#state,
       services: this.#imported.size,
       ...(this.#lastError ? { last_error: this.#lastError } : {}),
@@ -73,16 +94,31 @@ export class RemoteImport {
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);
+    if (this.#selected?.kind === 'grpc') await this.#selected.transport.close();
     await this.client.close();
+  }
+
+  /** The remote's `/avail`, over the chosen transport (choosing it the first time). */
+  async #avail(): Promise<unknown> {
+    if (this.#selected) return this.#selected.transport.get('/avail', { retries: 0 });
+    const selected = await selectTransport(this.#entry, this.client, this.#deps.logger);
+    if (this.#closed) {
+      if (selected.kind === 'grpc') await selected.transport.close();
+    } else this.#selected = selected;
+    return selected.avail;
   }
 
   async #discover(): Promise<void> {
     try {
-      const listing = parseAvail(await this.client.get('/avail', { retries: 0 }));
+      const listing = parseAvail(await this.#avail());
       this.#register(listing);
       if (this.#state !== 'up')
         this.#deps.logger.info(
-          { remote: this.client.endpoint, services: this.#imported.size },
+          {
+            remote: this.client.endpoint,
+            transport: this.#selected?.kind,
+            services: this.#imported.size,
+          },
           'imported remote services',
         );
       this.#state = 'up';
@@ -127,7 +163,7 @@ export class RemoteImport {
             name,
             role,
             inputKind,
-            client: this.client,
+            client: this.#transport,
             cache: this.#deps.cacheFor(role, name),
           }),
         );
@@ -137,7 +173,7 @@ export class RemoteImport {
     for (const [name, entry] of Object.entries(listing.collections)) {
       if (this.#imported.has(`collection:${name}`)) continue;
       this.#imported.add(`collection:${name}`);
-      if (!collections.addRemote(remoteCollection(this.client, name, entry))) {
+      if (!collections.addRemote(remoteCollection(this.#transport, name, entry))) {
         logger.info(
           { remote: this.client.endpoint, collection: name },
           'a collection of this name is served here already: the local one wins',
