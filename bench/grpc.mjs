@@ -6,6 +6,8 @@
 // process drives it with the same closed loop for both transports: `concurrency` calls in flight,
 // each starting the next when it ends. HTTP uses an undici pool of `concurrency` keep-alive
 // connections; gRPC one channel (HTTP/2 multiplexes the calls), as a RoutIR gRPC client does.
+// A bare grpc-js server answering Search with a constant runs first, as the ceiling of gRPC in
+// Node on the machine (what irserve's gRPC layer could reach at best).
 import { fork } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { Pool, request } from 'undici';
@@ -52,9 +54,25 @@ async function serve() {
   return { url, grpcPort: avail.grpc_port };
 }
 
-function startServer() {
+/** The ceiling: a bare grpc-js server with the same service answering Search with a constant. */
+async function servePlainGrpc() {
+  const grpc = await import('@grpc/grpc-js');
+  const { loadRoutirProto } = await import('../packages/irserve/dist/transports/grpc/proto.js');
+  const { service } = await loadRoutirProto();
+  const server = new grpc.Server();
+  const answer = { query: 'q', scores: { doc0: 10, doc1: 9 }, service: 'plain', timestamp: 0 };
+  server.addService(service, { Search: (_call, callback) => callback(null, answer) });
+  const grpcPort = await new Promise((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, port) =>
+      error ? reject(error) : resolve(port),
+    ),
+  );
+  return { grpcPort };
+}
+
+function startServer(role) {
   return new Promise((resolve, reject) => {
-    const child = fork(new URL(import.meta.url).pathname, ['--role', 'server'], {
+    const child = fork(new URL(import.meta.url).pathname, ['--role', role], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     child.once('message', (address) => resolve({ ...address, child }));
@@ -123,10 +141,22 @@ function httpClient(url) {
 }
 
 async function main() {
-  const server = await startServer();
+  const plain = await startServer('plain-grpc');
+  const plainClient = await grpcClient(plain.grpcPort);
+  const rows = [];
+  const plainCall = plainClient.search('plain');
+  await Promise.all(Array.from({ length: concurrency }, (_, i) => plainCall(`warm${i}`)));
+  rows.push({
+    transport: 'gRPC, bare grpc-js server',
+    service: '-',
+    concurrency,
+    ...(await closedLoop(plainCall)),
+  });
+  plainClient.close();
+  plain.child.kill('SIGTERM');
+  const server = await startServer('server');
   const grpc = await grpcClient(server.grpcPort);
   const http = httpClient(server.url);
-  const rows = [];
   for (const service of ['cached', 'uncached']) {
     // A short warm-up per transport so connection set-up and JIT are not measured.
     for (const [transport, client] of [
@@ -146,6 +176,8 @@ async function main() {
 
 if (values.role === 'server') {
   process.send(await serve());
+} else if (values.role === 'plain-grpc') {
+  process.send(await servePlainGrpc());
 } else {
   await main();
 }

@@ -55,22 +55,24 @@ function unary(name: RpcName, rpc: Rpc, deps: CallDeps) {
   return (call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>): void => {
     const started = performance.now();
     const requestId = requestIdOf(call.metadata);
-    const log = deps.logger.child({ reqId: requestId });
-    const echo = new Metadata();
-    echo.set(REQUEST_ID_KEY, requestId);
-    call.sendMetadata(echo);
     // A cancelled call (client gone, deadline passed) stops waiting in batch queues.
     const controller = new AbortController();
     call.on('cancelled', () => controller.abort(new Error('call cancelled by the client')));
-    const finish = (code: number) =>
-      log.info(
+    const finish = (code: number) => {
+      // Headers go out with the answer (one write), not ahead of it.
+      const echo = new Metadata();
+      echo.set(REQUEST_ID_KEY, requestId);
+      call.sendMetadata(echo);
+      deps.logger.info(
         {
+          reqId: requestId,
           rpc: name,
           status: CODE_NAMES[code],
           ms: Number((performance.now() - started).toFixed(2)),
         },
         'grpc request',
       );
+    };
     const run = async () => {
       if (deps.check && !OPEN_RPCS.has(name) && !deps.check(authorizationOf(call.metadata)))
         throw new IrserveError('ERR_UNAUTHORIZED', UNAUTHORIZED);
@@ -84,7 +86,8 @@ function unary(name: RpcName, rpc: Rpc, deps: CallDeps) {
       },
       (error: unknown) => {
         const { mapped, status } = toStatus(error);
-        if (mapped.httpStatus >= 500) log.error({ err: error, code: mapped.code }, mapped.message);
+        if (mapped.httpStatus >= 500)
+          deps.logger.error({ reqId: requestId, err: error, code: mapped.code }, mapped.message);
         finish(status.code);
         callback(status);
       },
