@@ -1,0 +1,167 @@
+/**
+ * The `BM25` engine: Lucene-compatible BM25 over a collection's text view, with a persisted
+ * index (built in a worker thread on first start), MaxScore top-k, subset filtering, and a
+ * `score` role that scores passages with the collection's statistics. See docs/bm25.md.
+ */
+import { isAbsolute, join, resolve } from 'node:path';
+import type { TextView } from '../../collections/types.js';
+import { badRequest, IrserveError } from '../../errors.js';
+import {
+  BaseEngine,
+  type EngineInit,
+  type ScoreRequest,
+  type Scores,
+  type SearchRequest,
+} from '../contract.js';
+import { Analyzer, type AnalysisSettings } from './analyzer.js';
+import { Bm25Index } from './bm25-index.js';
+import { parseBm25Config, type Bm25Config } from './config.js';
+import { openIndex } from './index-store.js';
+import { maxScoreSearch, type DocFilter } from './max-score.js';
+import { scorePassage, termCounts, weightedQuery } from './query.js';
+import { resolveStopwords } from './stopwords.js';
+import { readSubsetMapping, subsetLabels, type SubsetLabels } from './subset-mapping.js';
+
+/** The largest `limit` a search may ask for. */
+export const MAX_LIMIT = 10_000;
+
+interface Ready {
+  index: Bm25Index;
+  analyzer: Analyzer;
+  subsets: SubsetLabels | undefined;
+}
+
+export class BM25 extends BaseEngine {
+  static readonly inputKind = 'text' as const;
+  readonly settings: Bm25Config;
+  readonly #view: TextView;
+  readonly #analysis: AnalysisSettings;
+  readonly #abort = new AbortController();
+  #ready: Promise<Ready> | undefined;
+
+  constructor(init: EngineInit) {
+    super(init);
+    this.settings = parseBm25Config(init.config);
+    this.#view = this.#resolveView();
+    this.#analysis = {
+      stemmer: this.settings.stemmer,
+      stopwords: resolveStopwords(this.settings.stopwords),
+    };
+  }
+
+  #resolveView(): TextView {
+    const { collection, view } = this.settings;
+    const collections = this.context.collections;
+    if (!collections.has(collection)) {
+      const known = collections.names();
+      throw new IrserveError(
+        'ERR_CONFIG',
+        `config.collection: no collection "${collection}" (collections: ${known.join(', ') || 'none'})`,
+      );
+    }
+    let resolved;
+    try {
+      resolved = collections.get(collection).view(view);
+    } catch (error) {
+      throw new IrserveError('ERR_CONFIG', `config.view: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    if (resolved.kind !== 'text')
+      throw new IrserveError(
+        'ERR_CONFIG',
+        `config.view: "${resolved.name}" is a ${resolved.kind} view; BM25 needs a text view`,
+      );
+    return resolved;
+  }
+
+  /** The directory of the index file. */
+  get indexDir(): string {
+    const path = this.settings.index_path;
+    if (path === undefined) return join(this.context.cacheDir, 'bm25');
+    return isAbsolute(path) ? path : resolve(path);
+  }
+
+  /** Loads the index, building it first when missing or stale. Idempotent. */
+  async start(): Promise<void> {
+    await this.#open();
+  }
+
+  #open(): Promise<Ready> {
+    this.#ready ??= (async () => {
+      const data = await openIndex(
+        {
+          collection: this.settings.collection,
+          view: this.#view,
+          fields: this.settings.fields,
+          analysis: this.#analysis,
+        },
+        {
+          dir: this.indexDir,
+          logger: this.context.logger,
+          interactive: this.context.interactive,
+          label: this.name,
+          signal: this.#abort.signal,
+        },
+      );
+      const index = new Bm25Index(data, { k1: this.settings.k1, b: this.settings.b });
+      const subsets = await this.#loadSubsets(index);
+      return { index, analyzer: new Analyzer(this.#analysis), subsets };
+    })();
+    return this.#ready;
+  }
+
+  async #loadSubsets(index: Bm25Index): Promise<SubsetLabels | undefined> {
+    const path = this.settings.id_to_subset_mapping;
+    if (path === undefined) return undefined;
+    return subsetLabels(index.docIds(), await readSubsetMapping(resolve(path)));
+  }
+
+  async searchBatch(requests: SearchRequest[]): Promise<Scores[]> {
+    const ready = await this.#open();
+    return requests.map((request) => this.#search(ready, request));
+  }
+
+  #search({ index, analyzer, subsets }: Ready, request: SearchRequest): Scores {
+    const { limit } = request;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+      throw badRequest(`limit: must be an integer from 1 to ${MAX_LIMIT}`);
+    const filter = this.#filter(subsets, request.subset);
+    const terms = weightedQuery(index, analyzer, request.query);
+    const top = maxScoreSearch(index, terms, limit, filter);
+    const scores: Scores = {};
+    for (let i = 0; i < top.docs.length; i++) scores[index.docId(top.docs[i]!)] = top.scores[i]!;
+    return scores;
+  }
+
+  #filter(subsets: SubsetLabels | undefined, subset: unknown): DocFilter | undefined {
+    if (subset === undefined || subset === null) return undefined;
+    if (typeof subset !== 'string') throw badRequest('subset: must be a string');
+    if (subsets === undefined)
+      throw badRequest(`subset: service "${this.name}" has no id_to_subset_mapping`);
+    const wanted = subsets.numbers.get(subset);
+    if (wanted === undefined) {
+      const known = [...subsets.numbers.keys()].slice(0, 20).join(', ');
+      throw badRequest(`subset: unknown subset "${subset}" (known: ${known})`);
+    }
+    return { labels: subsets.labels, wanted };
+  }
+
+  async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
+    const { index, analyzer } = await this.#open();
+    return requests.map((request) => {
+      const query = termCounts(analyzer, request.query);
+      return request.passages.map((passage, i) => {
+        if (typeof passage !== 'string')
+          throw badRequest(`passages[${i}]: BM25 scores text passages`);
+        return scorePassage(index, analyzer, query, passage);
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#abort.abort(new Error(`service "${this.name}" closed while its index was building`));
+    this.#ready?.catch(() => undefined);
+    this.#ready = undefined;
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * A loaded index ready for queries: term lookup by binary search over the sorted term bytes,
+ * document ids decoded on demand, BM25 parameters applied (norm table), and per-term score
+ * bounds computed on first use (so k1 and b can change without a rebuild).
+ */
+import type { IndexData } from './index-data.js';
+import { idf, normInverseTable, type Bm25Params } from './scoring.js';
+
+export class Bm25Index {
+  readonly data: IndexData;
+  readonly params: Bm25Params;
+  /** `1 / (k1 * (1 - b + b * dl / avgdl))` per norm byte. */
+  readonly normInverse: Float64Array;
+  readonly avgdl: number;
+  readonly #terms: Buffer;
+  readonly #ids: Buffer;
+  /** Per term, the largest `tf * normInverse[norm]` over its postings; NaN until computed. */
+  readonly #maxTfNorm: Float64Array;
+
+  constructor(data: IndexData, params: Bm25Params) {
+    this.data = data;
+    this.params = params;
+    const { docCount, sumTotalTermFreq } = data.stats;
+    this.avgdl = docCount > 0 ? sumTotalTermFreq / docCount : 0;
+    this.normInverse = normInverseTable(params, this.avgdl);
+    const { termBytes, idBytes } = data;
+    this.#terms = Buffer.from(termBytes.buffer, termBytes.byteOffset, termBytes.byteLength);
+    this.#ids = Buffer.from(idBytes.buffer, idBytes.byteOffset, idBytes.byteLength);
+    this.#maxTfNorm = new Float64Array(data.stats.numTerms).fill(Number.NaN);
+  }
+
+  get numDocs(): number {
+    return this.data.stats.numDocs;
+  }
+
+  /** The term number of `term`, or -1 when no document has it. */
+  termId(term: string): number {
+    const target = Buffer.from(term, 'utf8');
+    const offsets = this.data.termOffsets;
+    let lo = 0;
+    let hi = this.data.stats.numTerms - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const cmp = this.#terms.compare(target, 0, target.length, offsets[mid], offsets[mid + 1]);
+      if (cmp === 0) return mid;
+      if (cmp < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** The term with number `t` (for tooling and tests). */
+  term(t: number): string {
+    const offsets = this.data.termOffsets;
+    return this.#terms.toString('utf8', offsets[t], offsets[t + 1]);
+  }
+
+  docFreq(t: number): number {
+    return t < 0 ? 0 : this.data.postingStart[t + 1]! - this.data.postingStart[t]!;
+  }
+
+  /** Lucene's idf of term `t` (-1: a term no document has). */
+  idf(t: number): number {
+    return idf(this.docFreq(t), this.data.stats.docCount);
+  }
+
+  /** The id of document `d`. */
+  docId(d: number): string {
+    const offsets = this.data.idOffsets;
+    return this.#ids.toString('utf8', offsets[d], offsets[d + 1]);
+  }
+
+  /** Every document id, in document order (for subset mappings). */
+  docIds(): string[] {
+    return Array.from({ length: this.numDocs }, (_, d) => this.docId(d));
+  }
+
+  /** The largest `tf * normInverse[norm]` of term `t`'s postings (its score bound). */
+  maxTfNorm(t: number): number {
+    let max = this.#maxTfNorm[t]!;
+    if (!Number.isNaN(max)) return max;
+    const { postingStart, postingDocs, postingTfs, norms } = this.data;
+    const normInverse = this.normInverse;
+    max = 0;
+    for (let p = postingStart[t]!, end = postingStart[t + 1]!; p < end; p++) {
+      const x = postingTfs[p]! * normInverse[norms[postingDocs[p]!]!]!;
+      if (x > max) max = x;
+    }
+    this.#maxTfNorm[t] = max;
+    return max;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * `id_to_subset_mapping`: a label per document, so a request's `subset` restricts results to
+ * documents with that label. The file is TSV (`id<TAB>label` per line) or JSON (an object of
+ * id to label); a `.json` name or a leading `{` selects JSON.
+ */
+import { readFile } from 'node:fs/promises';
+import { IrserveError } from '../../errors.js';
+
+export interface SubsetLabels {
+  /** Label number per document; -1 for documents without a label. */
+  labels: Int32Array;
+  /** Label name to number. */
+  numbers: Map<string, number>;
+}
+
+/** Reads a mapping file into id -> label. */
+export async function readSubsetMapping(path: string): Promise<Map<string, string>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new IrserveError(
+      'ERR_CONFIG',
+      `id_to_subset_mapping: cannot read ${path}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  return path.endsWith('.json') || text.trimStart().startsWith('{')
+    ? parseJsonMapping(text, path)
+    : parseTsvMapping(text, path);
+}
+
+function parseJsonMapping(text: string, path: string): Map<string, string> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new IrserveError('ERR_CONFIG', `id_to_subset_mapping: ${path} is not valid JSON`, {
+      cause: error,
+    });
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new IrserveError(
+      'ERR_CONFIG',
+      `id_to_subset_mapping: ${path} must hold an object of id to label`,
+    );
+  const mapping = new Map<string, string>();
+  for (const [id, label] of Object.entries(value)) {
+    if (typeof label !== 'string' && typeof label !== 'number')
+      throw new IrserveError(
+        'ERR_CONFIG',
+        `id_to_subset_mapping: ${path}: the label of "${id}" is not a string`,
+      );
+    mapping.set(id, String(label));
+  }
+  return mapping;
+}
+
+function parseTsvMapping(text: string, path: string): Map<string, string> {
+  const mapping = new Map<string, string>();
+  const lines = text.split('\n');
+  lines.forEach((raw, index) => {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() === '') return;
+    const tab = line.indexOf('\t');
+    if (tab <= 0 || tab === line.length - 1)
+      throw new IrserveError(
+        'ERR_CONFIG',
+        `id_to_subset_mapping: ${path} line ${index + 1}: expected "id<TAB>label"`,
+      );
+    mapping.set(line.slice(0, tab), line.slice(tab + 1).trim());
+  });
+  return mapping;
+}
+
+/** Labels per document number, from the index's document ids. */
+export function subsetLabels(
+  docIds: readonly string[],
+  mapping: Map<string, string>,
+): SubsetLabels {
+  const numbers = new Map<string, number>();
+  for (const label of mapping.values()) if (!numbers.has(label)) numbers.set(label, numbers.size);
+  const labels = new Int32Array(docIds.length).fill(-1);
+  docIds.forEach((id, doc) => {
+    const label = mapping.get(id);
+    if (label !== undefined) labels[doc] = numbers.get(label)!;
+  });
+  return { labels, numbers };
+}
