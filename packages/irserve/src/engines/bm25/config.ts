@@ -3,6 +3,7 @@
  * problem names its field (`config.k1: ...`).
  */
 import { z } from 'zod';
+import { closest } from '../../config/suggest.js';
 import { formatIssues } from '../../core/validate.js';
 import { IrserveError } from '../../errors.js';
 
@@ -41,7 +42,10 @@ export function parseBm25Config(input: unknown): Bm25Config {
   if (result.success) return result.data;
   const problems = result.error.issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => `config.${key}: unknown key`)
+      ? issue.keys.map((key) => {
+          const hint = closest(key, Object.keys(bm25ConfigSchema.shape));
+          return `config.${key}: unknown key${hint ? ` (did you mean "${hint}"?)` : ''}`;
+        })
       : formatIssues([issue], '').map((line) => `config.${line.replace(/^: /, '')}`),
   );
   throw new IrserveError('ERR_CONFIG', problems.join('; '), { details: { problems } });

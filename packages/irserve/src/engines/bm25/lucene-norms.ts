@@ -28,7 +28,7 @@ function int4ToLong(i: number): number {
  *
  * @example
  * lengthToNorm(10) // 10
- * normToLength(lengthToNorm(1000)) // 960
+ * normToLength(lengthToNorm(1000)) // 984
  */
 export function lengthToNorm(length: number): number {
   const n = Math.min(Math.max(0, Math.floor(length)), 0x7fffffff);

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { Bm25Index } from '../../src/engines/bm25/bm25-index.js';
+import { IndexBuilder } from '../../src/engines/bm25/index-builder.js';
+import {
+  maxScoreSearch,
+  type DocFilter,
+  type TopDocs,
+  type WeightedTerm,
+} from '../../src/engines/bm25/max-score.js';
+import { termScore } from '../../src/engines/bm25/scoring.js';
+
+/** A small deterministic PRNG (mulberry32). */
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Documents over a Zipf-like vocabulary, so some terms are frequent and some rare. */
+function randomIndex(seed: number, numDocs: number, vocabulary: number): Bm25Index {
+  const rand = random(seed);
+  const builder = new IndexBuilder();
+  for (let d = 0; d < numDocs; d++) {
+    const length = Math.floor(rand() * 60);
+    const terms = Array.from({ length }, () => `t${Math.floor(vocabulary ** rand()) - 1}`);
+    builder.addDocument(`doc${d}`, terms);
+  }
+  return new Bm25Index(builder.finish(), { k1: 0.9, b: 0.4 });
+}
+
+/** Exhaustive term-at-a-time scoring of every document. */
+function exhaustive(
+  index: Bm25Index,
+  terms: WeightedTerm[],
+  k: number,
+  filter?: DocFilter,
+): TopDocs {
+  const { postingStart, postingDocs, postingTfs, norms } = index.data;
+  const acc = new Float64Array(index.numDocs);
+  for (const { term, weight } of terms) {
+    for (let p = postingStart[term]!; p < postingStart[term + 1]!; p++) {
+      const d = postingDocs[p]!;
+      acc[d]! += termScore(weight, postingTfs[p]!, index.normInverse[norms[d]!]!);
+    }
+  }
+  const docs = [...acc.keys()]
+    .filter((d) => acc[d]! > 0 && (!filter || filter.labels[d] === filter.wanted))
+    .sort((a, b) => acc[b]! - acc[a]! || a - b)
+    .slice(0, k);
+  return { docs: Int32Array.from(docs), scores: Float64Array.from(docs, (d) => acc[d]!) };
+}
+
+function randomQuery(index: Bm25Index, rand: () => number): WeightedTerm[] {
+  const n = 1 + Math.floor(rand() * 8);
+  const terms: WeightedTerm[] = [];
+  for (let i = 0; i < n; i++) {
+    const term = Math.floor(rand() * index.data.stats.numTerms);
+    terms.push({ term, weight: (1 + Math.floor(rand() * 2)) * index.idf(term) });
+  }
+  return terms;
+}
+
+/** Same top-k: equal scores at every rank, and the same documents wherever scores differ from the k-th. */
+function expectSameTopK(actual: TopDocs, expected: TopDocs): void {
+  expect(actual.docs.length).toBe(expected.docs.length);
+  expected.scores.forEach((score, i) => expect(actual.scores[i]).toBeCloseTo(score, 9));
+  const kth = expected.scores[expected.scores.length - 1] ?? 0;
+  const clear = (top: TopDocs) => [...top.docs].filter((_, i) => top.scores[i]! > kth + 1e-9);
+  expect(new Set(clear(actual))).toEqual(new Set(clear(expected)));
+}
+
+describe('MaxScore top-k', () => {
+  const index = randomIndex(7, 4000, 800);
+
+  it('returns exactly the exhaustive top-k on random queries', () => {
+    const rand = random(42);
+    for (let q = 0; q < 300; q++) {
+      const terms = randomQuery(index, rand);
+      const k = [1, 5, 10, 100, 1000][q % 5]!;
+      expectSameTopK(maxScoreSearch(index, terms, k), exhaustive(index, terms, k));
+    }
+  });
+
+  it('returns exactly the exhaustive top-k within a subset', () => {
+    const rand = random(3);
+    const labels = Int32Array.from({ length: index.numDocs }, (_, d) => d % 3);
+    for (let q = 0; q < 100; q++) {
+      const terms = randomQuery(index, rand);
+      const filter = { labels, wanted: q % 3 };
+      const result = maxScoreSearch(index, terms, 10, filter);
+      expectSameTopK(result, exhaustive(index, terms, 10, filter));
+      for (const d of result.docs) expect(d % 3).toBe(q % 3);
+    }
+  });
+
+  it('breaks ties by document order, like Lucene', () => {
+    const builder = new IndexBuilder();
+    for (let d = 0; d < 20; d++) builder.addDocument(`d${d}`, ['same', 'words']);
+    const small = new Bm25Index(builder.finish(), { k1: 0.9, b: 0.4 });
+    const term = small.termId('same');
+    const top = maxScoreSearch(small, [{ term, weight: small.idf(term) }], 5);
+    expect([...top.docs]).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('handles empty queries and k larger than the matches', () => {
+    expect(maxScoreSearch(index, [], 10).docs).toHaveLength(0);
+    const term = index.termId('t700');
+    const all = maxScoreSearch(index, [{ term, weight: 1 }], 10_000);
+    expect(all.docs.length).toBe(index.docFreq(term));
+  });
+});
