@@ -1,0 +1,23 @@
+import type { EngineClass } from '../contract.js';
+import { Borda } from './borda.js';
+import { CombMNZ, MinMaxFusion, ZScoreFusion } from './normalized.js';
+import { RRF, WeightedRRF } from './rrf.js';
+import { ScoreFusion } from './score-fusion.js';
+
+export { Borda } from './borda.js';
+export { CombMNZ, MinMaxFusion, ZScoreFusion, minMax, zScore } from './normalized.js';
+export { DEFAULT_RRF_K, RRF, WeightedRRF } from './rrf.js';
+export { ScoreFusion } from './score-fusion.js';
+export { FusionRule } from './fusion-rule.js';
+export { ranksOf } from './rankings.js';
+
+/** The built-in fusion rules, registered as `fuse` services under their class names. */
+export const FUSION_ENGINES: readonly EngineClass[] = [
+  RRF,
+  ScoreFusion,
+  CombMNZ,
+  MinMaxFusion,
+  ZScoreFusion,
+  WeightedRRF,
+  Borda,
+];

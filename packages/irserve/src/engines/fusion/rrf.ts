@@ -1,0 +1,47 @@
+import type { FuseRequest, Scores } from '../contract.js';
+import { FusionRule } from './fusion-rule.js';
+import { nonNegativeNumber, rankingWeights } from './params.js';
+import { addTo, ranksOf } from './rankings.js';
+
+/** The usual RRF constant (Cormack et al. 2009). RoutIR's default of 0 over-rewards rank 1. */
+export const DEFAULT_RRF_K = 60;
+
+/**
+ * Reciprocal rank fusion: `score(d) = sum over rankings i holding d of 1 / (k + rank_i(d))`,
+ * ranks from 1 by descending score, ties sharing the best rank. `rrf_k` (>= 0) overrides k = 60.
+ * Raw scores only decide the ranks. No rankings, or only empty ones, give `{}`.
+ *
+ * @example fuse({ rankings: [{ a: 3, b: 2 }, { b: 9 }] }) // { a: 1/61, b: 1/62 + 1/61 }
+ */
+export class RRF extends FusionRule {
+  fuse(request: FuseRequest): Scores {
+    const k = nonNegativeNumber(request, 'rrf_k', DEFAULT_RRF_K);
+    return reciprocalRanks(request.rankings, k, undefined);
+  }
+}
+
+/**
+ * Weighted reciprocal rank fusion: `score(d) = sum_i w_i / (k + rank_i(d))`. `weights` gives one
+ * non-negative weight per ranking (per branch in a pipeline); absent, every weight is 1 and the
+ * result equals RRF. `rrf_k` as for RRF.
+ */
+export class WeightedRRF extends FusionRule {
+  fuse(request: FuseRequest): Scores {
+    const k = nonNegativeNumber(request, 'rrf_k', DEFAULT_RRF_K);
+    return reciprocalRanks(request.rankings, k, rankingWeights(request));
+  }
+}
+
+function reciprocalRanks(
+  rankings: readonly Scores[],
+  k: number,
+  weights: readonly number[] | undefined,
+): Scores {
+  const total: Scores = {};
+  rankings.forEach((ranking, index) => {
+    const weight = weights?.[index] ?? 1;
+    // k = 0 with rank >= 1 never divides by zero.
+    for (const [id, rank] of ranksOf(ranking)) addTo(total, id, weight / (k + rank));
+  });
+  return total;
+}

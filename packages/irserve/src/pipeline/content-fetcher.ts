@@ -1,0 +1,98 @@
+import type {
+  BytesDocument,
+  ContentResult,
+  ContentService,
+  TextDocument,
+} from '../collections/types.js';
+import type { Passage } from '../engines/contract.js';
+import { IrserveError } from '../errors.js';
+import type { BoundRerank } from './bound.js';
+import { planError } from './plan-error.js';
+
+/** How many missing ids an error lists (the count is always given). */
+const LISTED_MISSING = 20;
+
+/**
+ * The passage a scorer gets for a document. Text views give the document text alone, as
+ * RoutIR does (a view that should include the title declares it among its fields); bytes views
+ * give the list of their parts' bytes.
+ */
+export function passageOf(result: ContentResult): Passage {
+  switch (result.kind) {
+    case 'text':
+      return (result.document as TextDocument).text;
+    case 'bytes':
+      return (result.document as BytesDocument).parts.map((part) => part.data);
+  }
+}
+
+/**
+ * Fetches rerank passages for one pipeline run through the request's collection. Each
+ * (view, id) is looked up once per run, and concurrent branches share a lookup in flight, so
+ * `{a, b}M >> r` and `x >> {r1, r2}M` fetch every document once.
+ */
+export class ContentFetcher {
+  readonly #content: ContentService;
+  readonly #collection: string;
+  readonly #pending = new Map<string, Promise<Passage | undefined>>();
+
+  constructor(content: ContentService, collection: string) {
+    this.#content = content;
+    this.#collection = collection;
+  }
+
+  /**
+   * The passages of `ids` for a rerank stage, in the order of `ids`. Ids the collection lacks
+   * fail the stage with ERR_DOC_NOT_FOUND (400) listing them.
+   */
+  async passages(stage: BoundRerank, ids: readonly string[]): Promise<Passage[]> {
+    const found = await Promise.all(ids.map((id) => this.#lookup(stage.view, id)));
+    const missing = ids.filter((_, index) => found[index] === undefined);
+    if (missing.length > 0) throw this.#missing(stage, missing);
+    const passages = found as Passage[];
+    const wantBytes = stage.service.inputKind === 'bytes';
+    if (passages.some((passage) => Array.isArray(passage) !== wantBytes))
+      throw planError(
+        `stage '${stage.label}': view '${stage.view}' of collection '${this.#collection}' does not give ${stage.service.inputKind} passages, which score service '${stage.service.name}' takes`,
+      );
+    return passages;
+  }
+
+  #lookup(view: string, id: string): Promise<Passage | undefined> {
+    const key = `${view}\u0000${id}`;
+    let pending = this.#pending.get(key);
+    if (!pending) {
+      pending = this.#fetch(view, id);
+      this.#pending.set(key, pending);
+    }
+    return pending;
+  }
+
+  async #fetch(view: string, id: string): Promise<Passage | undefined> {
+    try {
+      return passageOf(await this.#content.lookup({ collection: this.#collection, id, view }));
+    } catch (error) {
+      if (error instanceof IrserveError && error.code === 'ERR_DOC_NOT_FOUND') return undefined;
+      throw error;
+    }
+  }
+
+  #missing(stage: BoundRerank, missing: readonly string[]): IrserveError {
+    const listed = missing.slice(0, LISTED_MISSING).map((id) => JSON.stringify(id));
+    const more =
+      missing.length > LISTED_MISSING ? ` and ${missing.length - LISTED_MISSING} more` : '';
+    return new IrserveError(
+      'ERR_DOC_NOT_FOUND',
+      `stage '${stage.label}' cannot rerank: collection '${this.#collection}' (view '${stage.view}') has no document ${listed.join(', ')}${more}`,
+      {
+        details: {
+          stage: stage.label,
+          collection: this.#collection,
+          view: stage.view,
+          missing: missing.slice(0, LISTED_MISSING),
+          missing_count: missing.length,
+        },
+      },
+    );
+  }
+}

@@ -1,0 +1,164 @@
+import type { Scores } from '../engines/contract.js';
+import type { CallOptions } from '../registry/types.js';
+import type { BoundGroup, BoundRerank, BoundSearch, BoundSeq, BoundStage } from './bound.js';
+import type { ContentFetcher } from './content-fetcher.js';
+import type { StageRole } from './plan.js';
+import { emptyScores, topN, zipScores } from './scores.js';
+import type { Trace } from './trace.js';
+
+/** What one pipeline run shares across its stages. */
+export interface RunContext {
+  /** Present when the request names a collection (rerank stages need it). */
+  readonly fetcher: ContentFetcher | undefined;
+  readonly options: CallOptions;
+  /** Present when the request asks for `explain`. */
+  readonly trace: Trace | undefined;
+}
+
+/** What a stage or sequence hands on. */
+export interface Flow {
+  readonly scores: Scores;
+  /** Sub-queries of the expanders that ran, in plan order. */
+  readonly expanded: readonly string[];
+}
+
+const NONE: readonly string[] = [];
+
+/**
+ * Runs a sequence: each stage gets the query and the previous stage's scores (`input` for the
+ * first, which is undefined at the start of a pipeline and the group's input in a branch).
+ */
+export async function runSeq(
+  seq: BoundSeq,
+  query: string,
+  input: Scores | undefined,
+  context: RunContext,
+): Promise<Flow> {
+  let scores = input;
+  let expanded = NONE;
+  for (const stage of seq.stages) {
+    const flow = await runStage(stage, query, scores, context);
+    scores = flow.scores;
+    if (flow.expanded.length > 0) expanded = [...expanded, ...flow.expanded];
+  }
+  return { scores: scores ?? emptyScores(), expanded };
+}
+
+function runStage(
+  stage: BoundStage,
+  query: string,
+  input: Scores | undefined,
+  context: RunContext,
+): Promise<Flow> {
+  switch (stage.kind) {
+    case 'search':
+      return runSearch(stage, query, context);
+    case 'rerank':
+      return runRerank(stage, query, input ?? emptyScores(), context);
+    case 'group':
+      return runGroup(stage, query, input, context);
+  }
+}
+
+async function runSearch(stage: BoundSearch, query: string, context: RunContext): Promise<Flow> {
+  const started = performance.now();
+  const result = await stage.service.call(
+    { ...stage.fields, query, limit: stage.limit },
+    context.options,
+  );
+  const scores = topN(result.value, stage.cut);
+  context.trace?.record(entry(stage, query, 0, scores, result.cached), started);
+  return { scores, expanded: NONE };
+}
+
+/**
+ * Rescores the input's documents with their content from the request's collection. Scores are
+ * zipped back onto the ids in the order the passages were sent (RoutIR sorted one list but not
+ * the other, and attached scores to the wrong documents).
+ */
+async function runRerank(
+  stage: BoundRerank,
+  query: string,
+  input: Scores,
+  context: RunContext,
+): Promise<Flow> {
+  const started = performance.now();
+  const ids = Object.keys(input);
+  if (ids.length === 0 || !context.fetcher) {
+    context.trace?.record(entry(stage, query, 0, emptyScores(), false), started);
+    return { scores: emptyScores(), expanded: NONE };
+  }
+  const passages = await context.fetcher.passages(stage, ids);
+  const result = await stage.service.call({ ...stage.fields, query, passages }, context.options);
+  const scores = topN(zipScores(ids, result.value), stage.cut);
+  context.trace?.record(entry(stage, query, ids.length, scores, result.cached), started);
+  return { scores, expanded: NONE };
+}
+
+/**
+ * Runs every branch for every query concurrently (the sub-queries when an expander precedes
+ * the group, else the query itself), each branch starting from the group's input, then fuses
+ * the branch results, branch-major: [b1(q1), b1(q2), ..., b2(q1), ...].
+ */
+async function runGroup(
+  group: BoundGroup,
+  query: string,
+  input: Scores | undefined,
+  context: RunContext,
+): Promise<Flow> {
+  const subQueries = group.expander ? await runExpander(group, query, context) : undefined;
+  // An expander that finds no sub-query leaves the query itself, rather than fusing nothing.
+  const queries = subQueries && subQueries.length > 0 ? subQueries : [query];
+  const flows = await Promise.all(
+    group.branches.flatMap((branch) => queries.map((q) => runSeq(branch, q, input, context))),
+  );
+  const started = performance.now();
+  const rankings = flows.map((flow) => flow.scores);
+  const { merger } = group;
+  const result = await merger.service.call({ ...merger.fields, query, rankings }, context.options);
+  const scores = topN(result.value, merger.cut);
+  const size = rankings.reduce((n, ranking) => n + Object.keys(ranking).length, 0);
+  context.trace?.record(entry(merger, query, size, scores, result.cached), started);
+  const expanded = [...(subQueries ?? NONE), ...flows.flatMap((flow) => flow.expanded)];
+  return { scores, expanded };
+}
+
+/** The expander's sub-queries, at most `%N` of them. */
+async function runExpander(group: BoundGroup, query: string, context: RunContext) {
+  const expander = group.expander;
+  if (!expander) return NONE;
+  const started = performance.now();
+  const result = await expander.service.call({ ...expander.fields, query }, context.options);
+  const queries = expander.cut === undefined ? result.value : result.value.slice(0, expander.cut);
+  context.trace?.record(
+    {
+      stage: expander.label,
+      service: expander.service.name,
+      role: expander.role,
+      query,
+      input: 1,
+      output: queries.length,
+      cached: result.cached,
+    },
+    started,
+  );
+  return queries;
+}
+
+function entry(
+  stage: { label: string; service: { name: string }; role: StageRole },
+  query: string,
+  input: number,
+  scores: Scores,
+  cached: boolean,
+) {
+  return {
+    stage: stage.label,
+    service: stage.service.name,
+    role: stage.role,
+    query,
+    input,
+    output: Object.keys(scores).length,
+    cached,
+  };
+}

@@ -1,0 +1,96 @@
+import type { Logger } from 'pino';
+import type { CollectionCatalog, ContentService } from '../collections/types.js';
+import type { PipelineRunner } from '../core/app-core.js';
+import { parseRequest } from '../core/validate.js';
+import { ROLES } from '../engines/contract.js';
+import type { CallOptions, ServiceLookup } from '../registry/types.js';
+import { validatePipelineAliases } from './aliases.js';
+import { bindPlan } from './bind.js';
+import type { BoundPipeline } from './bound.js';
+import { ContentFetcher } from './content-fetcher.js';
+import { runSeq } from './execute.js';
+import { createPipelineCall, pipelineKey, type PipelineValue } from './pipeline-cache.js';
+import { PlanCache } from './plan-cache.js';
+import type { Plan } from './plan.js';
+import { pipelineRequestSchema, type PipelineRequest } from './request-schema.js';
+import { topN } from './scores.js';
+import { Trace } from './trace.js';
+
+export interface PipelineRunnerDeps {
+  services: ServiceLookup;
+  content: ContentService;
+  collections: CollectionCatalog;
+  logger: Logger;
+  /** Config `pipeline_aliases`: name to pipeline expression. */
+  aliases: Record<string, string>;
+  /** Config `pipeline_cache` (entries; 0 or -1 disables) and `pipeline_cache_ttl` (seconds). */
+  cache: { size: number; ttl: number };
+  /** Config `max_limit`: the largest limit a search stage may ask for (unbounded when absent). */
+  maxLimit?: number;
+}
+
+/**
+ * Builds the `/pipeline` runner of an app. Pipeline aliases are checked here, at start-up
+ * (syntax, cycles, clashes with the services registered so far); throws ERR_CONFIG.
+ *
+ * @example
+ * const runner = createPipelineRunner({ services, content, collections, logger, aliases: {},
+ *   cache: { size: -1, ttl: 600 } });
+ * await runner.run({ pipeline: '{bm25, dense}RRF%100 >> rerank', query: 'q', collection: 'docs' });
+ */
+export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
+  const serviceNames = ROLES.flatMap((role) => deps.services.names(role));
+  const table = validatePipelineAliases(deps.aliases, serviceNames);
+  const sources = Object.freeze({ ...deps.aliases });
+  const plans = new PlanCache(table);
+  const cache = createPipelineCall(deps.cache, deps.logger);
+
+  async function run(body: unknown, options: CallOptions = {}): Promise<Record<string, unknown>> {
+    const request = parseRequest(pipelineRequestSchema, body);
+    const plan = plans.get(request.pipeline);
+    const bound = bindPlan(plan, request, deps);
+    const trace = request.explain ? new Trace() : undefined;
+    const job = {
+      key: cache.enabled ? pipelineKey(plan, request) : '',
+      run: () => execute(bound, request, trace, options),
+    };
+    const result = await cache.call(job, options);
+    const envelope: Record<string, unknown> = {
+      cached: result.cached,
+      ...(request.collection !== undefined ? { collection: request.collection } : {}),
+      pipeline: request.pipeline,
+      processed: true,
+      query: request.query,
+      scores: result.value.scores,
+      service: bound.service,
+      timestamp: result.timestamp,
+    };
+    if (plan.expands) envelope.expanded_queries = [...new Set(result.value.expanded)];
+    if (trace) envelope.explain = explain(plan, trace, result.cached, cache.enabled);
+    return envelope;
+  }
+
+  async function execute(
+    bound: BoundPipeline,
+    request: PipelineRequest,
+    trace: Trace | undefined,
+    options: CallOptions,
+  ): Promise<PipelineValue> {
+    const fetcher =
+      bound.collection !== undefined
+        ? new ContentFetcher(deps.content, bound.collection)
+        : undefined;
+    const flow = await runSeq(bound.root, request.query, undefined, { fetcher, options, trace });
+    return { scores: topN(flow.scores, request.limit), expanded: flow.expanded };
+  }
+
+  return { run, aliases: () => ({ ...sources }) };
+}
+
+function explain(plan: Plan, trace: Trace, cached: boolean, enabled: boolean) {
+  return {
+    plan: plan.canonical,
+    pipeline_cache: enabled ? (cached ? 'hit' : 'miss') : 'off',
+    stages: trace.entries,
+  };
+}
