@@ -74,7 +74,7 @@ function expectSameTopK(actual: TopDocs, expected: TopDocs): void {
 }
 
 describe('MaxScore top-k', () => {
-  const index = randomIndex(7, 4000, 800);
+  const index = randomIndex(7, 15_000, 2000);
 
   it('returns exactly the exhaustive top-k on random queries', () => {
     const rand = random(42);
@@ -108,7 +108,7 @@ describe('MaxScore top-k', () => {
 
   it('handles empty queries and k larger than the matches', () => {
     expect(maxScoreSearch(index, [], 10).docs).toHaveLength(0);
-    const term = index.termId('t700');
+    const term = index.termId('t1500');
     const all = maxScoreSearch(index, [{ term, weight: 1 }], 10_000);
     expect(all.docs.length).toBe(index.docFreq(term));
   });

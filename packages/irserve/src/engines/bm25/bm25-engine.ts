@@ -128,7 +128,7 @@ export class BM25 extends BaseEngine {
       throw badRequest(`limit: must be an integer from 1 to ${MAX_LIMIT}`);
     const filter = this.#filter(subsets, request.subset);
     const terms = weightedQuery(index, analyzer, request.query);
-    const top = maxScoreSearch(index, terms, limit, filter);
+    const top = maxScoreSearch(index, terms, limit, filter, index.scratch);
     const scores: Scores = {};
     for (let i = 0; i < top.docs.length; i++) scores[index.docId(top.docs[i]!)] = top.scores[i]!;
     return scores;

@@ -4,7 +4,10 @@
  * bounds computed on first use (so k1 and b can change without a rebuild).
  */
 import type { IndexData } from './index-data.js';
+import { createScratch } from './max-score.js';
 import { idf, normInverseTable, type Bm25Params } from './scoring.js';
+
+const TERM_CACHE_LIMIT = 100_000;
 
 export class Bm25Index {
   readonly data: IndexData;
@@ -16,6 +19,11 @@ export class Bm25Index {
   readonly #ids: Buffer;
   /** Per term, the largest `tf * normInverse[norm]` over its postings; NaN until computed. */
   readonly #maxTfNorm: Float64Array;
+  /** Term numbers and document ids looked up so far (bounded), so repeated queries skip the search. */
+  readonly #termCache = new Map<string, number>();
+  readonly #idCache: (string | undefined)[];
+  /** Scratch space for searches (they run one at a time, synchronously). */
+  readonly scratch = createScratch();
 
   constructor(data: IndexData, params: Bm25Params) {
     this.data = data;
@@ -27,6 +35,7 @@ export class Bm25Index {
     this.#terms = Buffer.from(termBytes.buffer, termBytes.byteOffset, termBytes.byteLength);
     this.#ids = Buffer.from(idBytes.buffer, idBytes.byteOffset, idBytes.byteLength);
     this.#maxTfNorm = new Float64Array(data.stats.numTerms).fill(Number.NaN);
+    this.#idCache = new Array<string | undefined>(data.stats.numDocs);
   }
 
   get numDocs(): number {
@@ -35,6 +44,16 @@ export class Bm25Index {
 
   /** The term number of `term`, or -1 when no document has it. */
   termId(term: string): number {
+    let id = this.#termCache.get(term);
+    if (id === undefined) {
+      id = this.#findTerm(term);
+      if (this.#termCache.size >= TERM_CACHE_LIMIT) this.#termCache.clear();
+      this.#termCache.set(term, id);
+    }
+    return id;
+  }
+
+  #findTerm(term: string): number {
     const target = Buffer.from(term, 'utf8');
     const offsets = this.data.termOffsets;
     let lo = 0;
@@ -66,13 +85,22 @@ export class Bm25Index {
 
   /** The id of document `d`. */
   docId(d: number): string {
+    let id = this.#idCache[d];
+    if (id === undefined) {
+      id = this.#decodeId(d);
+      this.#idCache[d] = id;
+    }
+    return id;
+  }
+
+  #decodeId(d: number): string {
     const offsets = this.data.idOffsets;
     return this.#ids.toString('utf8', offsets[d], offsets[d + 1]);
   }
 
-  /** Every document id, in document order (for subset mappings). */
+  /** Every document id, in document order (for subset mappings; not cached). */
   docIds(): string[] {
-    return Array.from({ length: this.numDocs }, (_, d) => this.docId(d));
+    return Array.from({ length: this.numDocs }, (_, d) => this.#decodeId(d));
   }
 
   /** The largest `tf * normInverse[norm]` of term `t`'s postings (its score bound). */

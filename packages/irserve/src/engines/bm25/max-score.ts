@@ -1,5 +1,5 @@
 /**
- * Top-k retrieval with MaxScore (Turtle & Flood 1995), doc-at-a-time. Query terms are ordered
+ * Top-k retrieval with MaxScore (Turtle & Flood 1995). Query terms are ordered
  * by their score bound; the longest prefix whose bounds sum to at most the current k-th score
  * is "non-essential": a document that matches none of the other ("essential") terms cannot
  * enter the top k, so candidates come from the essential lists only, and non-essential lists
@@ -86,8 +86,30 @@ function advance(docs: Int32Array, c: Cursors, i: number, target: number): void 
   c.pos[i] = hi;
 }
 
+/** Largest window: essential lists are accumulated term by term inside it. */
+export const MAX_WINDOW = 4096;
+/** The first window is small, so the k-th score (and pruning) is known early. */
+const FIRST_WINDOW = 256;
+
+/** Scratch space of one search: window accumulators (all zero between searches) and touched slots. */
+export interface SearchScratch {
+  acc: Float64Array;
+  touched: Int32Array;
+}
+
+/** Scratch for `maxScoreSearch`; reusable by sequential searches. */
+export function createScratch(): SearchScratch {
+  return { acc: new Float64Array(MAX_WINDOW), touched: new Int32Array(MAX_WINDOW) };
+}
+
 /**
  * The best `k` documents for `terms` (optionally restricted to one subset label).
+ *
+ * Like Lucene's MaxScoreBulkScorer, documents are processed in windows (256 documents, doubling
+ * up to 4,096): the essential lists are accumulated term-at-a-time into the window (tight loops
+ * over typed arrays), then each touched document, in increasing order, is completed from the
+ * non-essential lists while its bound can still beat the k-th score. Between windows the
+ * essential set shrinks as the k-th score rises.
  *
  * @example
  * const top = maxScoreSearch(index, [{ term: index.termId('wing'), weight: index.idf(index.termId('wing')) }], 10);
@@ -97,47 +119,122 @@ export function maxScoreSearch(
   terms: readonly WeightedTerm[],
   k: number,
   filter?: DocFilter,
+  scratch: SearchScratch = createScratch(),
 ): TopDocs {
   const c = cursorsFor(index, terms);
-  const m = c.pos.length;
   const heap = new TopKHeap(k);
-  const { postingDocs: docs, postingTfs: tfs, norms } = index.data;
-  const normInverse = index.normInverse;
   let firstEssential = 0;
-  for (;;) {
-    let candidate = 0x7fffffff;
-    for (let i = firstEssential; i < m; i++) {
-      const p = c.pos[i]!;
-      if (p < c.end[i]! && docs[p]! < candidate) candidate = docs[p]!;
-    }
-    if (candidate === 0x7fffffff) break;
-    const ni = normInverse[norms[candidate]!]!;
-    let score = 0;
-    for (let i = firstEssential; i < m; i++) {
-      const p = c.pos[i]!;
-      if (p < c.end[i]! && docs[p]! === candidate) {
-        const w = c.weight[i]!;
-        score += w - w / (1 + tfs[p]! * ni);
-        c.pos[i] = p + 1;
-      }
-    }
-    if (filter !== undefined && filter.labels[candidate] !== filter.wanted) continue;
-    const threshold = heap.threshold;
-    for (let i = firstEssential - 1; i >= 0; i--) {
-      if (score + c.cum[i]! <= threshold) break;
-      advance(docs, c, i, candidate);
-      const p = c.pos[i]!;
-      if (p < c.end[i]! && docs[p]! === candidate) {
-        const w = c.weight[i]!;
-        score += w - w / (1 + tfs[p]! * ni);
-      }
-    }
-    if (score <= threshold) continue;
-    heap.offer(candidate, score);
+  for (let size = FIRST_WINDOW; ; size = Math.min(size * 2, MAX_WINDOW)) {
+    const start = nextDoc(index.data.postingDocs, c, firstEssential);
+    if (start < 0) break;
+    const window = { start, size };
+    const touched = accumulate(index, c, firstEssential, window, scratch);
+    completeWindow(index, c, firstEssential, window, touched, scratch, heap, filter);
     if (heap.full) {
       const t = heap.threshold;
-      while (firstEssential < m && c.cum[firstEssential]! <= t) firstEssential++;
+      while (firstEssential < c.pos.length && c.cum[firstEssential]! <= t) firstEssential++;
     }
   }
   return heap.drain();
+}
+
+/** The smallest current document of the essential lists, or -1 when they are exhausted. */
+function nextDoc(docs: Int32Array, c: Cursors, firstEssential: number): number {
+  let min = 0x7fffffff;
+  for (let i = firstEssential; i < c.pos.length; i++) {
+    const p = c.pos[i]!;
+    if (p < c.end[i]! && docs[p]! < min) min = docs[p]!;
+  }
+  return min === 0x7fffffff ? -1 : min;
+}
+
+/** Documents [start, start + size). */
+interface Span {
+  start: number;
+  size: number;
+}
+
+/** Adds the essential lists' scores for the window's documents; returns how many were touched. */
+function accumulate(
+  index: Bm25Index,
+  c: Cursors,
+  firstEssential: number,
+  { start, size }: Span,
+  w: SearchScratch,
+): number {
+  const { postingDocs: docs, postingTfs: tfs, norms } = index.data;
+  const normInverse = index.normInverse;
+  const { acc, touched } = w;
+  const limit = start + size;
+  let n = 0;
+  for (let i = firstEssential; i < c.pos.length; i++) {
+    const weight = c.weight[i]!;
+    const end = c.end[i]!;
+    let p = c.pos[i]!;
+    for (; p < end; p++) {
+      const doc = docs[p]!;
+      if (doc >= limit) break;
+      const slot = doc - start;
+      if (acc[slot] === 0) touched[n++] = slot;
+      acc[slot]! += weight - weight / (1 + tfs[p]! * normInverse[norms[doc]!]!);
+    }
+    c.pos[i] = p;
+  }
+  return n;
+}
+
+/** Completes and offers the window's documents in increasing order, then clears the window. */
+function completeWindow(
+  index: Bm25Index,
+  c: Cursors,
+  firstEssential: number,
+  { start, size }: Span,
+  n: number,
+  w: SearchScratch,
+  heap: TopKHeap,
+  filter: DocFilter | undefined,
+): void {
+  const { acc, touched } = w;
+  // Few documents: sort their slots; many: walking the window is cheaper.
+  const dense = n * 8 > size;
+  if (!dense) touched.subarray(0, n).sort();
+  const count = dense ? size : n;
+  let threshold = heap.threshold;
+  for (let j = 0; j < count; j++) {
+    const slot = dense ? j : touched[j]!;
+    const essential = acc[slot]!;
+    if (essential === 0) continue;
+    acc[slot] = 0;
+    const doc = start + slot;
+    if (filter !== undefined && filter.labels[doc] !== filter.wanted) continue;
+    const score = completeDoc(index, c, firstEssential, doc, essential, threshold);
+    if (score > threshold) {
+      heap.offer(doc, score);
+      threshold = heap.threshold;
+    }
+  }
+}
+
+/** Adds the non-essential lists' scores to a document while it can still beat `threshold`. */
+function completeDoc(
+  index: Bm25Index,
+  c: Cursors,
+  firstEssential: number,
+  doc: number,
+  essential: number,
+  threshold: number,
+): number {
+  const { postingDocs: docs, postingTfs: tfs, norms } = index.data;
+  const normInverse = index.normInverse[norms[doc]!]!;
+  let score = essential;
+  for (let i = firstEssential - 1; i >= 0; i--) {
+    if (score + c.cum[i]! <= threshold) return score;
+    advance(docs, c, i, doc);
+    const p = c.pos[i]!;
+    if (p < c.end[i]! && docs[p]! === doc) {
+      const weight = c.weight[i]!;
+      score += weight - weight / (1 + tfs[p]! * normInverse);
+    }
+  }
+  return score;
 }

@@ -1,30 +1,24 @@
 /**
  * A bounded min-heap of (score, doc) in typed arrays, keeping the k best documents. Order:
  * higher score first; on equal scores the lower document number wins (Lucene's tie-break).
+ * Comparisons are written inline: this is on the hot path of every search.
  */
 export class TopKHeap {
   readonly capacity: number;
-  readonly #scores: Float64Array;
-  readonly #docs: Int32Array;
-  #size = 0;
+  readonly scores: Float64Array;
+  readonly docs: Int32Array;
+  size = 0;
+  /** The score a new document must beat once the heap is full (-Infinity before). */
+  threshold = -Infinity;
 
   constructor(capacity: number) {
     this.capacity = capacity;
-    this.#scores = new Float64Array(capacity);
-    this.#docs = new Int32Array(capacity);
-  }
-
-  get size(): number {
-    return this.#size;
+    this.scores = new Float64Array(capacity);
+    this.docs = new Int32Array(capacity);
   }
 
   get full(): boolean {
-    return this.#size === this.capacity;
-  }
-
-  /** The score a new document must beat once the heap is full. */
-  get threshold(): number {
-    return this.#size === this.capacity ? this.#scores[0]! : -Infinity;
+    return this.size === this.capacity;
   }
 
   /**
@@ -32,68 +26,70 @@ export class TopKHeap {
    * one that only ties the threshold loses.
    */
   offer(doc: number, score: number): void {
-    if (this.#size < this.capacity) {
-      this.#scores[this.#size] = score;
-      this.#docs[this.#size] = doc;
-      this.#up(this.#size++);
-    } else if (score > this.#scores[0]!) {
-      this.#scores[0] = score;
-      this.#docs[0] = doc;
-      this.#down(0);
+    if (this.size < this.capacity) {
+      this.#up(this.size++, doc, score);
+      if (this.size === this.capacity) this.threshold = this.scores[0]!;
+    } else if (score > this.scores[0]!) {
+      this.#down(0, doc, score, this.size);
+      this.threshold = this.scores[0]!;
     }
   }
 
   /** Documents and scores, best first; empties the heap. */
   drain(): { docs: Int32Array; scores: Float64Array } {
-    const n = this.#size;
+    const n = this.size;
     const docs = new Int32Array(n);
     const scores = new Float64Array(n);
     for (let i = n - 1; i >= 0; i--) {
-      docs[i] = this.#docs[0]!;
-      scores[i] = this.#scores[0]!;
-      this.#size--;
-      this.#scores[0] = this.#scores[this.#size]!;
-      this.#docs[0] = this.#docs[this.#size]!;
-      this.#down(0);
+      docs[i] = this.docs[0]!;
+      scores[i] = this.scores[0]!;
+      const last = --this.size;
+      if (last > 0) this.#down(0, this.docs[last]!, this.scores[last]!, last);
     }
+    this.threshold = -Infinity;
     return { docs, scores };
   }
 
-  /** Whether entry i ranks below entry j. */
-  #worse(i: number, j: number): boolean {
-    const a = this.#scores[i]!;
-    const b = this.#scores[j]!;
-    return a < b || (a === b && this.#docs[i]! > this.#docs[j]!);
-  }
-
-  #swap(i: number, j: number): void {
-    const s = this.#scores[i]!;
-    this.#scores[i] = this.#scores[j]!;
-    this.#scores[j] = s;
-    const d = this.#docs[i]!;
-    this.#docs[i] = this.#docs[j]!;
-    this.#docs[j] = d;
-  }
-
-  #up(i: number): void {
+  /** Places (doc, score) at slot i or above: moves worse parents down. */
+  #up(i: number, doc: number, score: number): void {
+    const scores = this.scores;
+    const docs = this.docs;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!this.#worse(i, parent)) return;
-      this.#swap(i, parent);
+      const ps = scores[parent]!;
+      // Stop when the parent is worse than (below) the new entry.
+      if (ps < score || (ps === score && docs[parent]! > doc)) break;
+      scores[i] = ps;
+      docs[i] = docs[parent]!;
       i = parent;
     }
+    scores[i] = score;
+    docs[i] = doc;
   }
 
-  #down(i: number): void {
-    const n = this.#size;
+  /** Places (doc, score) at slot i or below among the first n slots: moves worse children up. */
+  #down(i: number, doc: number, score: number, n: number): void {
+    const scores = this.scores;
+    const docs = this.docs;
     for (;;) {
-      const left = 2 * i + 1;
-      if (left >= n) return;
-      const right = left + 1;
-      const child = right < n && this.#worse(right, left) ? right : left;
-      if (!this.#worse(child, i)) return;
-      this.#swap(i, child);
+      let child = 2 * i + 1;
+      if (child >= n) break;
+      let cs = scores[child]!;
+      const right = child + 1;
+      if (right < n) {
+        const rs = scores[right]!;
+        if (rs < cs || (rs === cs && docs[right]! > docs[child]!)) {
+          child = right;
+          cs = rs;
+        }
+      }
+      // Stop when the entry is worse than the worse child.
+      if (score < cs || (score === cs && doc > docs[child]!)) break;
+      scores[i] = cs;
+      docs[i] = docs[child]!;
       i = child;
     }
+    scores[i] = score;
+    docs[i] = doc;
   }
 }
