@@ -74,7 +74,9 @@ function misplacedAliases(name: string, body: SeqNode, table: AliasTable): strin
         ['expander', stage.expander],
       ] as const) {
         if (call && table.has(call.name))
-          problems.push(`"${name}": alias "${call.name}" cannot be a ${role}`);
+          problems.push(
+            `"${name}": alias "${call.name}" cannot be ${role === 'merger' ? 'a' : 'an'} ${role}`,
+          );
       }
       for (const branch of stage.branches) visit(branch.stages);
     }

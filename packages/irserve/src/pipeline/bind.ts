@@ -104,12 +104,12 @@ class Binder {
     const others = ROLES.filter((other) => services.has(other, call.name));
     if (others.length > 0)
       throw planError(
-        `stage '${label}': '${call.name}' is a ${others.join(' and ')} service, but a ${call.role} stage needs a ${role} service`,
+        `stage '${label}': '${call.name}' is a ${others.join(' and ')} service, but ${article(call.role)} ${call.role} stage needs ${article(role)} ${role} service`,
         details,
       );
     throw new IrserveError(
       'ERR_SERVICE_NOT_FOUND',
-      `stage '${label}': no ${role} service is named '${call.name}' (a ${call.role} stage needs one)`,
+      `stage '${label}': no ${role} service is named '${call.name}' (${article(call.role)} ${call.role} stage needs one)`,
       { details },
     );
   }
@@ -157,4 +157,9 @@ export function bindPlan(plan: Plan, request: BindRequest, deps: BindDeps): Boun
   checkRuntimeKwargs(plan, request.runtime_kwargs);
   const root = new Binder(deps, request).seq(plan.root);
   return { root, service: lastService(root), collection: request.collection };
+}
+
+/** `a` or `an` before a role name. */
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? 'an' : 'a';
 }

@@ -1,6 +1,6 @@
 import type { FuseRequest, Scores } from '../contract.js';
 import { FusionRule } from './fusion-rule.js';
-import { addTo, ranksOf } from './rankings.js';
+import { addTo, emptyScores, ranksOf } from './rankings.js';
 
 /**
  * Borda count: in a ranking of n documents, the document at rank r (from 1, ties sharing the
@@ -9,7 +9,7 @@ import { addTo, ranksOf } from './rankings.js';
  */
 export class Borda extends FusionRule {
   fuse(request: FuseRequest): Scores {
-    const total: Scores = {};
+    const total = emptyScores();
     for (const ranking of request.rankings) {
       const ranks = ranksOf(ranking);
       for (const [id, rank] of ranks) addTo(total, id, ranks.size - rank + 1);

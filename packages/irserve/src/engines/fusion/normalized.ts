@@ -1,6 +1,6 @@
 import type { FuseRequest, Scores } from '../contract.js';
 import { FusionRule } from './fusion-rule.js';
-import { addTo, extent, occurrences } from './rankings.js';
+import { addTo, emptyScores, extent, occurrences } from './rankings.js';
 
 /**
  * Min-max normalisation of one ranking: `(s - min) / (max - min)`, in [0, 1]. A ranking whose
@@ -8,7 +8,7 @@ import { addTo, extent, occurrences } from './rankings.js';
  */
 export function minMax(scores: Scores): Scores {
   const range = extent(scores);
-  const out: Scores = {};
+  const out = emptyScores();
   if (!range) return out;
   const width = range.max - range.min;
   for (const [id, s] of Object.entries(scores)) out[id] = width > 0 ? (s - range.min) / width : 1;
@@ -21,7 +21,7 @@ export function minMax(scores: Scores): Scores {
  */
 export function zScore(scores: Scores): Scores {
   const values = Object.values(scores);
-  const out: Scores = {};
+  const out = emptyScores();
   if (values.length === 0) return out;
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
   const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / values.length;
@@ -31,7 +31,7 @@ export function zScore(scores: Scores): Scores {
 }
 
 function sumOf(rankings: readonly Scores[], normalise: (scores: Scores) => Scores): Scores {
-  const total: Scores = {};
+  const total = emptyScores();
   for (const ranking of rankings)
     for (const [id, value] of Object.entries(normalise(ranking))) addTo(total, id, value);
   return total;

@@ -20,6 +20,14 @@ export function ranksOf(scores: Scores): Map<string, number> {
   return ranks;
 }
 
+/**
+ * An empty score map without a prototype: a document id such as `__proto__` is then an ordinary
+ * key instead of a write to `Object.prototype`.
+ */
+export function emptyScores(): Scores {
+  return Object.create(null) as Scores;
+}
+
 /** Adds `value` to `id` in `total` (a document absent so far starts at 0). */
 export function addTo(total: Scores, id: string, value: number): void {
   total[id] = (total[id] ?? 0) + value;

@@ -1,7 +1,7 @@
 import type { FuseRequest, Scores } from '../contract.js';
 import { FusionRule } from './fusion-rule.js';
 import { nonNegativeNumber, rankingWeights } from './params.js';
-import { addTo, ranksOf } from './rankings.js';
+import { addTo, emptyScores, ranksOf } from './rankings.js';
 
 /** The usual RRF constant (Cormack et al. 2009). RoutIR's default of 0 over-rewards rank 1. */
 export const DEFAULT_RRF_K = 60;
@@ -37,7 +37,7 @@ function reciprocalRanks(
   k: number,
   weights: readonly number[] | undefined,
 ): Scores {
-  const total: Scores = {};
+  const total = emptyScores();
   rankings.forEach((ranking, index) => {
     const weight = weights?.[index] ?? 1;
     // k = 0 with rank >= 1 never divides by zero.

@@ -1,6 +1,6 @@
 import type { FuseRequest, Scores } from '../contract.js';
 import { FusionRule } from './fusion-rule.js';
-import { addTo } from './rankings.js';
+import { addTo, emptyScores } from './rankings.js';
 
 /**
  * CombSUM of raw scores, as RoutIR's ScoreFusion: `score(d) = sum over rankings i holding d of
@@ -9,7 +9,7 @@ import { addTo } from './rankings.js';
  */
 export class ScoreFusion extends FusionRule {
   fuse(request: FuseRequest): Scores {
-    const total: Scores = {};
+    const total = emptyScores();
     for (const ranking of request.rankings)
       for (const [id, score] of Object.entries(ranking)) addTo(total, id, score);
     return total;
