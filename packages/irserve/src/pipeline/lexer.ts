@@ -22,11 +22,6 @@ const SINGLE: Readonly<Record<string, TokenType>> = {
   '%': '%',
 };
 
-/** RoutIR's NAME: a letter, then letters, digits, `_` or `-` (so `bm25-title`, `const_far`). */
-const NAME = /[A-Za-z][A-Za-z0-9_-]*/y;
-const INT = /[0-9]+/y;
-const SPACE = /\s+/y;
-
 function match(pattern: RegExp, source: string, at: number): string | undefined {
   pattern.lastIndex = at;
   return pattern.exec(source)?.[0];
@@ -34,6 +29,11 @@ function match(pattern: RegExp, source: string, at: number): string | undefined 
 
 /** Splits a pipeline string into tokens, ending with one `end` token. */
 export function tokenize(source: string): Token[] {
+  // Sticky patterns carry `lastIndex`, so each call makes its own (no shared mutable state).
+  // RoutIR's NAME: a letter, then letters, digits, `_` or `-` (so `bm25-title`, `const_far`).
+  const NAME = /[A-Za-z][A-Za-z0-9_-]*/y;
+  const INT = /[0-9]+/y;
+  const SPACE = /\s+/y;
   const tokens: Token[] = [];
   let at = 0;
   while (at < source.length) {

@@ -52,6 +52,32 @@ describe('the four RoutIR pipeline bugs are absent', () => {
   });
 });
 
+describe('concurrency', () => {
+  it('runs the branches of a group concurrently', async () => {
+    const world = makeWorld();
+    let release!: () => void;
+    const started = new Promise<void>((resolve) => (release = resolve));
+    // `first` can only finish once `second` has started: sequential branches would hang.
+    world.services.add('search', 'first', async () => {
+      await started;
+      return { x: 1 };
+    });
+    world.services.add('search', 'second', () => {
+      release();
+      return { y: 1 };
+    });
+    const body = await world.run({ pipeline: '{first, second}ScoreFusion', query: 'q' });
+    expect(body.scores).toEqual({ x: 1, y: 1 });
+  });
+
+  it('shares content lookups between the sub-query runs of an expander', async () => {
+    const { run, content } = makeWorld();
+    content.delayMs = 5;
+    await run({ pipeline: 's1 >> split{num, neg}RRF', query: 'u v w', collection: 'docs' });
+    expect(content.ids().sort()).toEqual(['a', 'b', 'c']);
+  });
+});
+
 describe('content fetches', () => {
   it('fetches each document once per run across concurrent branches (in-flight lookups shared)', async () => {
     const { run, content } = makeWorld();
