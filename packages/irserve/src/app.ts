@@ -71,6 +71,9 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
   let closing: Promise<void> | undefined;
   const start = () =>
     (starting ??= (async () => {
+      // Offset maps and shard indexes are built (or checked) before serving, so a broken corpus
+      // fails the start with its path instead of failing the first request.
+      await parts.core.content.open();
       for (const { name, engine } of engines) {
         try {
           await engine.start?.();

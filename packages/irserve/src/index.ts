@@ -11,6 +11,12 @@ export { createApp, type App, type AppOptions } from './app.js';
 export { loadConfigFile, validateConfig, ConfigError } from './config/load.js';
 export { configJsonSchema, type IrserveConfig, type ConfigInput } from './config/schema.js';
 export type { AppCore, PipelineRunner } from './core/app-core.js';
-export type { Service, ServiceLookup, ServiceResult, CallOptions, RoleIO } from './registry/types.js';
+export type {
+  Service,
+  ServiceLookup,
+  ServiceResult,
+  CallOptions,
+  RoleIO,
+} from './registry/types.js';
 export { ERROR_CATALOG, IrserveError, badRequest, type ErrorCode } from './errors.js';
 export * from './plugin.js';

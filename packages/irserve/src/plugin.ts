@@ -23,5 +23,12 @@ export type {
   SearchRequest,
 } from './engines/contract.js';
 export { BaseEngine } from './engines/contract.js';
-export type { BytesDocument, Collection, CollectionCatalog, TextDocument, TextView, View } from './collections/types.js';
+export type {
+  BytesDocument,
+  Collection,
+  CollectionCatalog,
+  TextDocument,
+  TextView,
+  View,
+} from './collections/types.js';
 export { IrserveError, badRequest, type ErrorCode } from './errors.js';

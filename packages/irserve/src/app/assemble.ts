@@ -48,6 +48,7 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
       logger,
       cacheDir,
       interactive,
+      configDir,
     });
     const store = (
       configPath: string,
@@ -94,7 +95,19 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
       collections,
       logger,
       aliases: { ...config.pipeline_aliases },
-      cache: { size: config.pipeline_cache, ttl: config.pipeline_cache_ttl },
+      cache: {
+        size: config.pipeline_cache,
+        ttl: config.pipeline_cache_ttl,
+        store: store(
+          'pipeline_cache',
+          config.pipeline_cache,
+          config.pipeline_cache_ttl,
+          config.pipeline_cache_kv_url,
+          config.pipeline_cache_kv_kwargs,
+          'pipelinecache:',
+        ),
+      },
+      maxLimit: config.max_limit,
     });
     const core: AppCore = {
       services: registry,

@@ -5,7 +5,7 @@ import type { CollectionCatalog } from '../collections/types.js';
 import { PROCESSOR_NAMES } from '../config/service-schema.js';
 import type { IrserveConfig } from '../config/schema.js';
 import { ConfigError } from '../config/load.js';
-import { type Engine, type EngineClass, rolesOf } from '../engines/contract.js';
+import { type Engine, rolesOf } from '../engines/contract.js';
 import { FUSION_ENGINES } from '../engines/fusion/index.js';
 import { buildService } from '../processors/build-service.js';
 import { createStore } from '../processors/create-store.js';
@@ -17,6 +17,7 @@ export interface ServicesContext {
   kvPool: KvPool;
   logger: Logger;
   cacheDir: string;
+  configDir: string;
   interactive: boolean;
 }
 
@@ -40,6 +41,7 @@ export function servicesFromConfig(
           collections: context.collections,
           logger,
           cacheDir: join(context.cacheDir, 'services', service.name),
+          configDir: context.configDir,
           interactive: context.interactive,
         },
       });
@@ -93,7 +95,7 @@ function registerBuiltinFusion(
   engines: { name: string; engine: Engine }[],
   context: ServicesContext,
 ): void {
-  for (const engineClass of FUSION_ENGINES as readonly EngineClass[]) {
+  for (const engineClass of FUSION_ENGINES) {
     if (registry.has('fuse', engineClass.name)) continue;
     const logger = context.logger.child({ service: engineClass.name });
     const engine = new engineClass({
@@ -103,6 +105,7 @@ function registerBuiltinFusion(
         collections: context.collections,
         logger,
         cacheDir: context.cacheDir,
+        configDir: context.configDir,
         interactive: context.interactive,
       },
     });

@@ -14,7 +14,7 @@ export const serviceConfigSchema = z.strictObject({
   name: z
     .string()
     .min(1)
-    .regex(/^[A-Za-z0-9_.\-]+$/, 'may contain only letters, digits, "_", "-" and "."'),
+    .regex(/^[A-Za-z0-9_.-]+$/, 'may contain only letters, digits, "_", "-" and "."'),
   engine: z.string().min(1),
   config: z.record(z.string(), z.unknown()).default({}),
   processor: z

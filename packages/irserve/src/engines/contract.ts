@@ -61,6 +61,8 @@ export interface EngineContext {
   readonly logger: Logger;
   /** A directory this service may write to (indexes, sidecars); created on demand. */
   readonly cacheDir: string;
+  /** The config file's directory: relative paths in an engine's config resolve against it. */
+  readonly configDir: string;
   /** Whether progress bars may be drawn (a terminal is attached). */
   readonly interactive: boolean;
 }

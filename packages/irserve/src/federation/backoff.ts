@@ -14,14 +14,22 @@ export function backoffDelay(
 
 export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
+    if (signal?.aborted) return reject(abortReason(signal));
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener(
       'abort',
       () => {
         clearTimeout(timer);
-        reject(signal.reason);
+        reject(abortReason(signal));
       },
       { once: true },
     );
   });
+
+/** The abort reason as an Error (AbortSignal reasons may be any value). */
+export function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error
+    ? reason
+    : new Error(typeof reason === 'string' ? reason : 'aborted');
+}

@@ -77,14 +77,10 @@ export function buildRelayService<R extends Role>(spec: RelaySpec<R>): BuiltServ
   type Res = RoleIO[R]['result'];
   const { client, role, name } = spec;
   let call: Call<Req, Res> = async (request, options?: CallOptions) => {
-    const body = await client.post(
-      PATHS[role],
-      toWire(role, name, request as Record<string, unknown>),
-      {
-        requestId: options?.requestId,
-        hops: options?.hops ?? 0,
-      },
-    );
+    const body = await client.post(PATHS[role], toWire(role, name, request), {
+      requestId: options?.requestId,
+      hops: options?.hops ?? 0,
+    });
     const timestamp =
       typeof (body as { timestamp?: unknown })?.timestamp === 'number'
         ? (body as { timestamp: number }).timestamp

@@ -229,9 +229,7 @@ function isKnownCode(code: string): code is 'ERR_BAD_REQUEST' {
 function parseError(text: string): { error?: unknown; code?: unknown } {
   try {
     const parsed = JSON.parse(text) as unknown;
-    return parsed && typeof parsed === 'object'
-      ? (parsed as { error?: unknown; code?: unknown })
-      : {};
+    return parsed && typeof parsed === 'object' ? parsed : {};
   } catch {
     return {};
   }

@@ -3,6 +3,7 @@ import type { Scores } from '../engines/contract.js';
 import { hashKey } from '../processors/cache-key.js';
 import { withCache, type CacheEntry } from '../processors/cached.js';
 import { MemoryStore } from '../processors/memory-store.js';
+import type { CacheStore } from '../processors/cache-store.js';
 import type { CallOptions, ServiceResult } from '../registry/types.js';
 import type { Plan } from './plan.js';
 import type { PipelineRequest } from './request-schema.js';
@@ -54,7 +55,7 @@ export function pipelineKey(plan: Plan, request: PipelineRequest): string {
  * cached; a hit answers `cached: true` with the original timestamp.
  */
 export function createPipelineCall(
-  cache: { size: number; ttl: number },
+  cache: { size: number; ttl: number; store?: CacheStore<CacheEntry<PipelineValue>> | undefined },
   logger: Logger,
 ): { call: PipelineCall; enabled: boolean } {
   const compute: PipelineCall = async (job) => ({
@@ -63,10 +64,13 @@ export function createPipelineCall(
     timestamp: Date.now() / 1000,
   });
   if (cache.size <= 0) return { call: compute, enabled: false };
-  const store = new MemoryStore<CacheEntry<PipelineValue>>({
-    capacity: cache.size,
-    ttlSeconds: cache.ttl,
-  });
+  // An external store (pipeline_cache_kv_url) when the app built one, else the in-memory LRU.
+  const store =
+    cache.store ??
+    new MemoryStore<CacheEntry<PipelineValue>>({
+      capacity: cache.size,
+      ttlSeconds: cache.ttl,
+    });
   const call = withCache<PipelineJob, PipelineValue>(compute, {
     store,
     key: (job) => job.key,

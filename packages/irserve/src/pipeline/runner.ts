@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import type { CacheStore } from '../processors/cache-store.js';
+import type { CacheEntry } from '../processors/cached.js';
 import type { CollectionCatalog, ContentService } from '../collections/types.js';
 import type { PipelineRunner } from '../core/app-core.js';
 import { parseRequest } from '../core/validate.js';
@@ -24,7 +26,7 @@ export interface PipelineRunnerDeps {
   /** Config `pipeline_aliases`: name to pipeline expression. */
   aliases: Record<string, string>;
   /** Config `pipeline_cache` (entries; 0 or -1 disables) and `pipeline_cache_ttl` (seconds). */
-  cache: { size: number; ttl: number };
+  cache: { size: number; ttl: number; store?: CacheStore<CacheEntry<PipelineValue>> | undefined };
   /** Config `max_limit`: the largest limit a search stage may ask for (unbounded when absent). */
   maxLimit?: number;
 }

@@ -1,4 +1,5 @@
 import { IrserveError } from '../errors.js';
+import { abortReason } from '../federation/backoff.js';
 
 export interface BatcherOptions<Req, Res> {
   /** Largest batch handed to `run`. */
@@ -52,7 +53,7 @@ export class Batcher<Req, Res> {
   submit(item: Req, signal?: AbortSignal): Promise<Res> {
     if (this.#closed)
       return Promise.reject(new IrserveError('ERR_SHUTTING_DOWN', 'the server is shutting down'));
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     if (this.#queue.length >= this.#options.maxQueue) {
       return Promise.reject(
         new IrserveError(

@@ -57,14 +57,22 @@ function barProgress({ label, total, unit = '' }: ProgressOptions): Progress {
   };
 }
 
-function logProgress({ label, total, logger, unit = '', logEveryMs = 5000 }: ProgressOptions): Progress {
+function logProgress({
+  label,
+  total,
+  logger,
+  unit = '',
+  logEveryMs = 5000,
+}: ProgressOptions): Progress {
   const started = performance.now();
   let value = 0;
   let lastLog = started;
   const log = (final: boolean) => {
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const percent = total > 0 ? ` (${((100 * value) / total).toFixed(0)}%)` : '';
-    logger.info(`${label}: ${value}${total > 0 ? '/' + total : ''}${unit ? ' ' + unit : ''}${percent} ${final ? 'done in' : 'after'} ${seconds}s`);
+    logger.info(
+      `${label}: ${value}${total > 0 ? '/' + total : ''}${unit ? ' ' + unit : ''}${percent} ${final ? 'done in' : 'after'} ${seconds}s`,
+    );
   };
   const maybeLog = () => {
     const now = performance.now();

@@ -37,7 +37,7 @@ describe('Cranfield effectiveness (default settings)', () => {
     engine = new BM25({
       name: 'bm25',
       config: { collection: 'cranfield' },
-      context: { collections: catalog, logger, cacheDir: dir, interactive: false },
+      context: { collections: catalog, logger, cacheDir: dir, configDir: dir, interactive: false },
     });
     await engine.start();
   });

@@ -62,5 +62,11 @@ export function memoryCatalog(name: string, views: MemoryTextView[]): Collection
 
 /** An engine context over a catalog, writing under `cacheDir`. */
 export function engineContext(collections: CollectionCatalog, cacheDir: string): EngineContext {
-  return { collections, logger: pino({ level: 'silent' }), cacheDir, interactive: false };
+  return {
+    collections,
+    logger: pino({ level: 'silent' }),
+    cacheDir,
+    configDir: cacheDir,
+    interactive: false,
+  };
 }

@@ -18,13 +18,25 @@ function problemsOf(input: unknown): string[] {
 describe('config validation', () => {
   it('applies the specification defaults', () => {
     const config = validateConfig({ services: [{ name: 'a', engine: 'E' }] });
-    expect(config.services[0]).toMatchObject({ cache: 1024, cache_ttl: 600, batch_size: 32, max_wait_time: 0.1, config: {}, processor: 'batch' });
+    expect(config.services[0]).toMatchObject({
+      cache: 1024,
+      cache_ttl: 600,
+      batch_size: 32,
+      max_wait_time: 0.1,
+      config: {},
+      processor: 'batch',
+    });
     expect(config.collections).toEqual([]);
     expect(config.server_imports).toEqual([]);
   });
 
   it('reports every problem at once, each with its JSON path', () => {
-    const problems = problemsOf({ services: [{ name: '', engine: 3 }, { engine: 'E', batch_size: 0 }] });
+    const problems = problemsOf({
+      services: [
+        { name: '', engine: 3 },
+        { engine: 'E', batch_size: 0 },
+      ],
+    });
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^services\[0\]\.name: /),
@@ -36,7 +48,9 @@ describe('config validation', () => {
   });
 
   it('rejects unknown keys with a "did you mean" hint', () => {
-    expect(problemsOf({ service: [] })).toEqual(['service: unknown key (did you mean "services"?)']);
+    expect(problemsOf({ service: [] })).toEqual([
+      'service: unknown key (did you mean "services"?)',
+    ]);
     expect(problemsOf({ services: [{ name: 'a', engine: 'E', batch_sise: 4 }] })).toEqual([
       'services[0].batch_sise: unknown key (did you mean "batch_size"?)',
     ]);
@@ -44,15 +58,35 @@ describe('config validation', () => {
 
   it('accepts RoutIR field names and maps cache_redis_* to cache_kv_*', () => {
     const config = validateConfig({
-      services: [{ name: 'a', engine: 'E', config: {}, processor: 'BatchQueryProcessor', cache_key_fields: ['query', 'limit'], cache_redis_url: 'redis://h:1', cache_redis_kwargs: { db: 1 }, scoring_disabled: true }],
+      services: [
+        {
+          name: 'a',
+          engine: 'E',
+          config: {},
+          processor: 'BatchQueryProcessor',
+          cache_key_fields: ['query', 'limit'],
+          cache_redis_url: 'redis://h:1',
+          cache_redis_kwargs: { db: 1 },
+          scoring_disabled: true,
+        },
+      ],
     });
-    expect(config.services[0]).toMatchObject({ cache_kv_url: 'redis://h:1', cache_kv_kwargs: { db: 1 }, scoring_disabled: true });
+    expect(config.services[0]).toMatchObject({
+      cache_kv_url: 'redis://h:1',
+      cache_kv_kwargs: { db: 1 },
+      scoring_disabled: true,
+    });
   });
 
   it('rejects duplicate service and collection names', () => {
-    expect(problemsOf({ services: [{ name: 'a', engine: 'E' }, { name: 'a', engine: 'F' }] })).toEqual([
-      'services[1].name: "a" is already used by services[0]',
-    ]);
+    expect(
+      problemsOf({
+        services: [
+          { name: 'a', engine: 'E' },
+          { name: 'a', engine: 'F' },
+        ],
+      }),
+    ).toEqual(['services[1].name: "a" is already used by services[0]']);
   });
 
   it.each([

@@ -51,6 +51,7 @@ describe('server_imports across three real instances', () => {
       await instance({
         services: [
           { name: 'const2', engine: 'ConstSearch', config: { start: 5 }, ...fast },
+          { name: 'const5', engine: 'ConstSearch', config: { start: 5 }, ...fast },
           { name: 'overlap', engine: 'OverlapScore', ...fast },
         ],
       }),
@@ -68,7 +69,8 @@ describe('server_imports across three real instances', () => {
 
   it('lists imported services and collections in /avail beside local ones', async () => {
     const avail = (await (await fetch(`${front.url}/avail`)).json()) as Record<string, unknown>;
-    expect(avail.search).toEqual(['const2', 'const1']);
+    expect(avail.search).toHaveLength(3);
+    expect(avail.search).toEqual(expect.arrayContaining(['const2', 'const1', 'const5']));
     expect(avail.score).toEqual(['overlap']);
     expect(avail.decompose_query).toEqual(['split']);
     expect(avail.collection).toEqual({ docs: { views: { text: 'text' }, default: 'text' } });
@@ -120,13 +122,16 @@ describe('server_imports across three real instances', () => {
 
   it('runs a pipeline whose branches live on two remotes and whose rerank content comes from a third', async () => {
     const { status, body } = await postJson(front.url, '/pipeline', {
-      pipeline: '{const1, const2}RRF%10 >> overlap',
+      pipeline: '{const1, const5}RRF%10 >> overlap',
       collection: 'docs',
       query: 'neural retrieval document',
     });
     expect(status).toBe(200);
     expect(body.service).toBe('overlap');
     expect(Object.keys(body.scores as object)).toHaveLength(10);
+    expect(Object.keys(body.scores as object)).toEqual(
+      expect.arrayContaining(['doc0', 'doc5', 'doc9']),
+    );
   });
 
   it('does not give stale scores when passages change (relay score cache keys on passages)', async () => {

@@ -59,7 +59,7 @@ export class RedisServer {
         () => reject(new Error(`redis-server did not start: ${output}`)),
         10_000,
       );
-      child.stdout!.on('data', (chunk: Buffer) => {
+      child.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString();
         if (/Ready to accept connections/.test(output)) {
           clearTimeout(timer);

@@ -79,7 +79,7 @@ export class BM25 extends BaseEngine {
   get indexDir(): string {
     const path = this.settings.index_path;
     if (path === undefined) return join(this.context.cacheDir, 'bm25');
-    return isAbsolute(path) ? path : resolve(path);
+    return isAbsolute(path) ? path : resolve(this.context.configDir, path);
   }
 
   /** Loads the index, building it first when missing or stale. Idempotent. */
@@ -114,7 +114,10 @@ export class BM25 extends BaseEngine {
   async #loadSubsets(index: Bm25Index): Promise<SubsetLabels | undefined> {
     const path = this.settings.id_to_subset_mapping;
     if (path === undefined) return undefined;
-    return subsetLabels(index.docIds(), await readSubsetMapping(resolve(path)));
+    return subsetLabels(
+      index.docIds(),
+      await readSubsetMapping(resolve(this.context.configDir, path)),
+    );
   }
 
   async searchBatch(requests: SearchRequest[]): Promise<Scores[]> {

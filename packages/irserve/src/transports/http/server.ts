@@ -22,8 +22,10 @@ const OPEN_PATHS = new Set(['/ping']);
 
 /** Builds the Fastify server: auth, request ids, one log line per request, routes, errors. */
 export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyInstance {
+  // Typed as Fastify's logger so the instance type stays the default one routes are written for.
+  const fastifyLogger: FastifyBaseLogger = options.logger;
   const server = Fastify({
-    loggerInstance: options.logger as FastifyBaseLogger,
+    loggerInstance: fastifyLogger,
     disableRequestLogging: true,
     bodyLimit: options.bodyLimit,
     requestIdHeader: 'x-request-id',
@@ -60,6 +62,8 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
     );
   });
 
+  // Fastify parses text/plain by default; irserve speaks JSON only (415 for anything else).
+  server.removeContentTypeParser('text/plain');
   server.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   server.setNotFoundHandler((request, reply) => {
     const allowed = ['GET', 'POST'].filter((method) =>
