@@ -80,7 +80,11 @@ async function load(url, service) {
     connections: Number(values.connections),
     duration: Number(values.duration),
   });
+  // Show that the measured answers really came from the cache.
+  const after = await fetch(`${url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const { cached } = await after.json();
   return {
+    'answers cached': cached,
     'requests/s': Math.round(result.requests.average),
     'p50 ms': result.latency.p50,
     'p99 ms': result.latency.p99,
