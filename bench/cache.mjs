@@ -81,7 +81,11 @@ async function load(url, service) {
     duration: Number(values.duration),
   });
   // Show that the measured answers really came from the cache.
-  const after = await fetch(`${url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const after = await fetch(`${url}/search`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   const { cached } = await after.json();
   return {
     'answers cached': cached,

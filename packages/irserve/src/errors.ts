@@ -151,3 +151,22 @@ export function toIrserveError(error: unknown, fallback: ErrorCode = 'ERR_INTERN
 export function errorBody(error: IrserveError): Record<string, unknown> {
   return { ...error.details, error: error.message, code: error.code };
 }
+
+/**
+ * Codes a remote instance may hand back through a relay as they are: its answers about the
+ * request itself. Anything else from a remote becomes ERR_UPSTREAM.
+ */
+const PASSED_THROUGH: ReadonlySet<string> = new Set<ErrorCode>([
+  'ERR_BAD_REQUEST',
+  'ERR_SERVICE_NOT_FOUND',
+  'ERR_COLLECTION_NOT_FOUND',
+  'ERR_DOC_NOT_FOUND',
+  'ERR_PIPELINE_SYNTAX',
+  'ERR_PIPELINE_PLAN',
+  'ERR_BODY_TOO_LARGE',
+  'ERR_UPSTREAM',
+]);
+
+export function isPassedThroughCode(code: string | undefined): code is ErrorCode {
+  return code !== undefined && PASSED_THROUGH.has(code);
+}

@@ -7,7 +7,7 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import type { Logger } from 'pino';
-import { type ErrorCode, IrserveError } from '../errors.js';
+import { type ErrorCode, IrserveError, isPassedThroughCode } from '../errors.js';
 import { RPC_OF_PATH, requestMessage, responseJson } from '../transports/grpc/client-codec.js';
 import { ERROR_CODE_KEY, REQUEST_ID_KEY } from '../transports/grpc/call-context.js';
 import {
@@ -38,18 +38,6 @@ const RETRYABLE: ReadonlySet<number> = new Set([
   GrpcCode.UNAVAILABLE,
   GrpcCode.DEADLINE_EXCEEDED,
   GrpcCode.RESOURCE_EXHAUSTED,
-]);
-
-/** Catalog codes a remote may hand back as they are (its own client-side errors). */
-const PASSED_THROUGH: ReadonlySet<string> = new Set([
-  'ERR_BAD_REQUEST',
-  'ERR_SERVICE_NOT_FOUND',
-  'ERR_COLLECTION_NOT_FOUND',
-  'ERR_DOC_NOT_FOUND',
-  'ERR_PIPELINE_SYNTAX',
-  'ERR_PIPELINE_PLAN',
-  'ERR_BODY_TOO_LARGE',
-  'ERR_UPSTREAM',
 ]);
 
 const CODE_NAMES = Object.fromEntries(Object.entries(GrpcCode).map(([k, v]) => [v, k]));
@@ -195,12 +183,9 @@ export class GrpcRemoteClient implements RemoteTransport {
         `remote ${this.endpoint}${path}: authentication failed: ${details}`,
         extra,
       );
-    if (typeof remoteCode === 'string' && PASSED_THROUGH.has(remoteCode))
-      return new IrserveError(
-        remoteCode as ErrorCode,
-        `remote ${this.endpoint}${path}: ${details}`,
-        extra,
-      );
+    const passed = typeof remoteCode === 'string' ? remoteCode : undefined;
+    if (isPassedThroughCode(passed))
+      return new IrserveError(passed, `remote ${this.endpoint}${path}: ${details}`, extra);
     const local: ErrorCode | undefined =
       code === GrpcCode.INVALID_ARGUMENT
         ? 'ERR_BAD_REQUEST'

@@ -1,6 +1,6 @@
 import { Pool, errors as undiciErrors } from 'undici';
 import type { Logger } from 'pino';
-import { IrserveError } from '../errors.js';
+import { IrserveError, isPassedThroughCode } from '../errors.js';
 import { backoffDelay, sleep } from './backoff.js';
 
 export interface RemoteClientOptions {
@@ -161,7 +161,7 @@ export class RemoteClient {
     if (error instanceof RemoteRejection) {
       // The remote's own 4xx keeps its status class: a bad request stays a bad request.
       const code = error.status === 401 ? 'ERR_UPSTREAM' : (error.code ?? 'ERR_BAD_REQUEST');
-      const safe = isKnownCode(code) ? code : 'ERR_BAD_REQUEST';
+      const safe = isPassedThroughCode(code) ? code : 'ERR_BAD_REQUEST';
       return new IrserveError(safe, `remote ${this.endpoint}${path}: ${error.message}`, {
         details: { remote: this.endpoint },
       });
@@ -210,20 +210,6 @@ class RemoteRejection extends Error {
   ) {
     super(message);
   }
-}
-
-const KNOWN_CODES = new Set([
-  'ERR_BAD_REQUEST',
-  'ERR_SERVICE_NOT_FOUND',
-  'ERR_COLLECTION_NOT_FOUND',
-  'ERR_DOC_NOT_FOUND',
-  'ERR_PIPELINE_SYNTAX',
-  'ERR_PIPELINE_PLAN',
-  'ERR_BODY_TOO_LARGE',
-  'ERR_UPSTREAM',
-]);
-function isKnownCode(code: string): code is 'ERR_BAD_REQUEST' {
-  return KNOWN_CODES.has(code);
 }
 
 function parseError(text: string): { error?: unknown; code?: unknown } {
