@@ -14,6 +14,9 @@ const { values } = parseArgs({
 });
 const duration = Number(values.duration);
 
+// Every server answers the same envelope with the same ten scores, so bodies are equal in size.
+const TEN_SCORES = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`doc${i}`, 10 - i]));
+
 class ConstSearch {
   async searchBatch(requests) {
     return requests.map(({ limit }) => {
@@ -69,8 +72,29 @@ async function servePlain() {
   return `http://127.0.0.1:${server.address().port}`;
 }
 
+/** Control: the smallest Fastify route answering the same JSON, to separate Fastify's cost from irserve's. */
+async function serveFastify() {
+  const { default: Fastify } = await import('fastify');
+  const server = Fastify();
+  const body = {
+    cached: true,
+    processed: true,
+    query: 'q',
+    scores: TEN_SCORES,
+    service: 'fastify',
+    timestamp: 0,
+  };
+  server.post('/search', async () => body);
+  return server.listen({ port: 0, host: '127.0.0.1' });
+}
+
 if (values.role) {
-  const url = values.role === 'plain' ? await servePlain() : await serveIrserve();
+  const url =
+    values.role === 'plain'
+      ? await servePlain()
+      : values.role === 'fastify'
+        ? await serveFastify()
+        : await serveIrserve();
   process.send({ url });
 } else {
   await main();
@@ -106,11 +130,19 @@ async function load(url, connections, body) {
 async function main() {
   const plain = await startServer('plain');
   const irserve = await startServer('irserve');
+  const fastify = await startServer('fastify');
   const rows = [];
   const query = { query: 'neural retrieval', limit: 10 };
   for (const connections of [1, 16, 64]) {
     const base = await load(plain.url, connections, { service: 'plain', ...query });
     rows.push({ case: 'plain node:http JSON', connections, ...base });
+    const minimal = await load(fastify.url, connections, { service: 'fastify', ...query });
+    rows.push({
+      case: 'minimal Fastify route (control)',
+      connections,
+      ...minimal,
+      'vs plain': `${((100 * minimal.rps) / base.rps).toFixed(0)}%`,
+    });
     const hit = await load(irserve.url, connections, { service: 'cached', ...query });
     rows.push({
       case: 'irserve /search cache hit',
@@ -135,5 +167,6 @@ async function main() {
   });
   plain.child.kill();
   irserve.child.kill();
+  fastify.child.kill();
   console.table(rows);
 }

@@ -58,6 +58,30 @@ describe.runIf(redisAvailable())('cache_kv_url: a Redis cache shared by instance
     expect((await search(b, 'shared query')).json()).toEqual(stored);
   });
 
+  it('shares the pipeline cache through pipeline_cache_kv_url', async () => {
+    const config = {
+      services: [{ name: 'const', engine: 'ConstSearch', max_wait_time: 0.001, cache: -1 }],
+      pipeline_cache: 100,
+      pipeline_cache_redis_url: redis.url,
+    };
+    const [a, b] = [await testApp(config), await testApp(config)];
+    apps.push(a, b);
+    const run = (app: App) =>
+      app.http.inject({
+        method: 'POST',
+        url: '/pipeline',
+        payload: { pipeline: '{const, const}RRF%5', query: 'pipelined' },
+      });
+    await waitFor(() => healthy(a));
+    expect((await run(a)).json().cached).toBe(false);
+    let stored: Record<string, unknown> = {};
+    await waitFor(async () => {
+      stored = (await run(a)).json();
+      return stored.cached === true;
+    });
+    expect((await run(b)).json()).toEqual(stored);
+  });
+
   it("accepts RoutIR's cache_redis_url alias and expires entries after cache_ttl", async () => {
     const app = await appWith({ cache_redis_url: redis.url, cache_ttl: 0.3 });
     await waitFor(() => healthy(app));

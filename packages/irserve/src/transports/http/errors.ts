@@ -38,7 +38,7 @@ export function sendError(
       ? error
       : (fromFastify(error as FastifyError) ?? toIrserveError(error));
   if (mapped.httpStatus >= 500)
-    request.log.error({ err: error, code: mapped.code }, mapped.message);
+    request.log.error({ err: error, code: mapped.code, reqId: request.id }, mapped.message);
   if (mapped.retryAfter !== undefined) void reply.header('retry-after', String(mapped.retryAfter));
   return reply
     .code(mapped.httpStatus)

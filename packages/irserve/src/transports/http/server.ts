@@ -28,6 +28,8 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
     loggerInstance: fastifyLogger,
     // One line per request is written by the onResponse hook below, not Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    // No child logger per request (it costs more than a cache hit): log lines carry `reqId` themselves.
+    childLoggerFactory: (logger) => logger,
     bodyLimit: options.bodyLimit,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
@@ -57,6 +59,7 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
     if (options.logger.isLevelEnabled('info')) {
       request.log.info(
         {
+          reqId: request.id,
           method: request.method,
           url: request.url,
           status: reply.statusCode,
