@@ -18,6 +18,8 @@ export interface AppOptions {
   configDir?: string;
   /** Extra engine classes (besides built-ins and `file_imports`). */
   engines?: EngineClass[];
+  /** Register the engines of installed `@irserve/*` extras (default true). */
+  extras?: boolean;
   /** Bearer token; undefined means requests need no credentials. */
   apiKey?: string;
   /** Draw progress bars (default: whether stderr is a terminal). */
@@ -61,6 +63,7 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
     cacheDir: resolve(configDir, options.cacheDir ?? config.cache_dir ?? '.irserve-cache'),
     interactive: options.interactive ?? Boolean(process.stderr.isTTY),
     engines: options.engines ?? [],
+    extras: options.extras ?? true,
     apiKey: options.apiKey,
     env: options.env ?? process.env,
     // `/avail` advertises the gRPC port once the gRPC server is bound.

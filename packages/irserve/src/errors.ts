@@ -142,9 +142,31 @@ export function badRequest(message: string, details?: Record<string, unknown>): 
 
 /** Wraps anything thrown into an IrserveError; unknown errors become `fallback` (default ERR_INTERNAL). */
 export function toIrserveError(error: unknown, fallback: ErrorCode = 'ERR_INTERNAL'): IrserveError {
-  if (error instanceof IrserveError) return error;
+  const known = knownIrserveError(error);
+  if (known) return known;
   const message = error instanceof Error ? error.message : String(error);
   return new IrserveError(fallback, message, { cause: error });
+}
+
+/**
+ * An IrserveError from another copy of this module: a plugin or an extra that resolved its own
+ * `irserve` (a different install, or the compiled copy beside the sources). Its code is kept.
+ */
+function isForeignIrserveError(error: unknown): error is IrserveError {
+  if (!(error instanceof Error) || error.name !== 'IrserveError') return false;
+  const code: unknown = (error as Error & { code?: unknown }).code;
+  return typeof code === 'string' && Object.hasOwn(ERROR_CATALOG, code);
+}
+
+/** `error` as an IrserveError when it is one (of this or another copy of irserve), else undefined. */
+export function knownIrserveError(error: unknown): IrserveError | undefined {
+  if (error instanceof IrserveError) return error;
+  if (!isForeignIrserveError(error)) return undefined;
+  return new IrserveError(error.code, error.message, {
+    cause: error,
+    details: error.details,
+    retryAfter: error.retryAfter,
+  });
 }
 
 /** The JSON body of an error response: `{"error": "...", "code": "ERR_..."}` plus details. */

@@ -19,6 +19,8 @@ export interface AssembleOptions {
   cacheDir: string;
   interactive: boolean;
   engines: readonly EngineClass[];
+  /** Discover installed `@irserve/*` extras. */
+  extras: boolean;
   apiKey: string | undefined;
   env: NodeJS.ProcessEnv;
   /** Extra keys of `/avail` (the gRPC port). */
@@ -32,7 +34,13 @@ export interface AssembleOptions {
 export async function assemble(config: IrserveConfig, options: AssembleOptions) {
   const { logger, cacheDir, interactive, configDir } = options;
   const imports = importsFromConfig(config, options.env);
-  const types = await buildEngineTypes(config.file_imports, configDir, options.engines);
+  const types = await buildEngineTypes({
+    fileImports: config.file_imports,
+    baseDir: configDir,
+    extra: options.engines,
+    discoverExtras: options.extras,
+    logger,
+  });
   const local = createCollections([...config.collections], {
     logger,
     cacheDir,

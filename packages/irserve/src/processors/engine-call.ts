@@ -1,5 +1,5 @@
 import { ROLE_METHOD, type Engine, type Role } from '../engines/contract.js';
-import { IrserveError } from '../errors.js';
+import { IrserveError, knownIrserveError } from '../errors.js';
 import type { RoleIO } from '../registry/types.js';
 import { checkResults } from './check-results.js';
 
@@ -30,7 +30,8 @@ export function engineBatchCall<R extends Role>(
     try {
       results = await (method as BatchMethod<R>).call(engine, requests);
     } catch (error) {
-      if (error instanceof IrserveError) throw error;
+      const known = knownIrserveError(error);
+      if (known) throw known;
       const message = error instanceof Error ? error.message : String(error);
       throw new IrserveError('ERR_ENGINE', `service "${service}" failed: ${message}`, {
         cause: error,

@@ -1,10 +1,18 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { buildEngineTypes } from '../../src/app/engine-catalog.js';
 import { loadPluginFile } from '../../src/plugins/file-imports.js';
 
+const sources = (fileImports: string[]) => ({
+  fileImports,
+  baseDir: '/',
+  extra: [],
+  discoverExtras: false,
+  logger: pino({ level: 'silent' }),
+});
 const examples = resolve(import.meta.dirname, '../../../../examples/plugins');
 
 async function tempFile(name: string, text: string): Promise<string> {
@@ -66,7 +74,7 @@ describe('file_imports', () => {
   it('rejects a duplicate engine name, naming both origins', async () => {
     const a = await tempFile('a.mjs', 'export class Dup { async searchBatch(r) { return []; } }');
     const b = await tempFile('b.mjs', 'export class Dup { async scoreBatch(r) { return []; } }');
-    await expect(buildEngineTypes([a, b], '/', [])).rejects.toThrow(
+    await expect(buildEngineTypes(sources([a, b]))).rejects.toThrow(
       /engine "Dup" from .*b\.mjs is already defined by .*a\.mjs/,
     );
   });
@@ -76,6 +84,6 @@ describe('file_imports', () => {
       'rrf.mjs',
       'export class RRF { async fuseBatch(r) { return []; } }',
     );
-    await expect(buildEngineTypes([path], '/', [])).rejects.toThrow(/already defined by built-in/);
+    await expect(buildEngineTypes(sources([path]))).rejects.toThrow(/already defined by built-in/);
   });
 });

@@ -131,6 +131,25 @@ describe('buildService', () => {
     });
   });
 
+  it('keeps the code of an IrserveError thrown by another copy of irserve (an extra or plugin)', async () => {
+    class IrserveError extends Error {
+      readonly code = 'ERR_UPSTREAM_TIMEOUT';
+      constructor(message: string) {
+        super(message);
+        this.name = 'IrserveError';
+      }
+    }
+    const engine: Engine = {
+      async searchBatch() {
+        throw new IrserveError('embeddings API timed out');
+      },
+    };
+    const service = buildService(spec('search', engine, { processor: 'single' }));
+    const error: unknown = await service.call({ query: 'q', limit: 1 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'ERR_UPSTREAM_TIMEOUT', httpStatus: 504 });
+    await service.close();
+  });
+
   it.each([
     ['a non-array', async () => ({})],
     ['too few results', async () => []],

@@ -1,0 +1,116 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { buildEngineTypes } from '../../src/app/engine-catalog.js';
+import { createApp } from '../../src/app.js';
+import { findExtras, loadExtra } from '../../src/plugins/extras.js';
+
+const repoRoot = resolve(import.meta.dirname, '../../../..');
+const silent = pino({ level: 'silent' });
+
+/** Writes `node_modules/@irserve/<name>` under `root` with the given package.json and files. */
+async function fakeExtra(
+  root: string,
+  name: string,
+  manifest: Record<string, unknown>,
+  files: Record<string, string> = {},
+): Promise<void> {
+  const dir = join(root, 'node_modules', '@irserve', name);
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'package.json'), JSON.stringify(manifest));
+  for (const [file, text] of Object.entries(files)) await writeFile(join(dir, file), text);
+}
+
+describe('installed @irserve extras', () => {
+  it('finds the workspace extras that declare an engines module', async () => {
+    const names = (await findExtras(repoRoot)).map((extra) => extra.name);
+    expect(names).toContain('@irserve/dense');
+  });
+
+  it('registers the engines of an extra found beside the config, and ignores other packages', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'irserve-extras-'));
+    await fakeExtra(
+      root,
+      'toy',
+      { name: '@irserve/toy', version: '1.2.3', irserve: { engines: './engines.mjs' } },
+      {
+        'engines.mjs':
+          'export class ToySearch { async searchBatch(r) { return r.map(() => ({ d1: 1 })); } }\n' +
+          'export const engines = [ToySearch];',
+      },
+    );
+    await fakeExtra(root, 'not-an-extra', { name: '@irserve/not-an-extra', version: '1.0.0' });
+    const extras = await findExtras(root);
+    expect(extras.map((extra) => extra.name)).toContain('@irserve/toy');
+    expect(extras.map((extra) => extra.name)).not.toContain('@irserve/not-an-extra');
+
+    const app = await createApp(
+      { services: [{ name: 'toy', engine: 'ToySearch', processor: 'minimal' }] },
+      { configDir: root, logger: silent },
+    );
+    try {
+      const reply = await app.http.inject({
+        method: 'POST',
+        url: '/search',
+        payload: { service: 'toy', query: 'q', limit: 5 },
+      });
+      expect(reply.statusCode).toBe(200);
+      expect(reply.json().scores).toEqual({ d1: 1 });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('fails with the package name when an extra cannot be imported', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'irserve-extras-'));
+    await fakeExtra(root, 'broken', {
+      name: '@irserve/broken',
+      version: '0.0.1',
+      irserve: { engines: './missing.js' },
+    });
+    const broken = (await findExtras(root)).find((extra) => extra.name === '@irserve/broken');
+    expect(broken).toBeDefined();
+    await expect(loadExtra(broken!)).rejects.toThrow(/extra @irserve\/broken: cannot load/);
+  });
+
+  it('rejects a file import that redefines an extra engine, naming both origins', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'irserve-extras-'));
+    await fakeExtra(
+      root,
+      'dup',
+      { name: '@irserve/dup', version: '0.0.1', irserve: { engines: './engines.mjs' } },
+      { 'engines.mjs': 'export class DupEngine { async scoreBatch(r) { return []; } }' },
+    );
+    const plugin = join(root, 'plugin.mjs');
+    await writeFile(plugin, 'export class DupEngine { async scoreBatch(r) { return []; } }');
+    await expect(
+      buildEngineTypes({
+        fileImports: [plugin],
+        baseDir: root,
+        extra: [],
+        discoverExtras: true,
+        logger: silent,
+      }),
+    ).rejects.toThrow(/engine "DupEngine" from .*plugin\.mjs is already defined by @irserve\/dup/);
+  });
+
+  it('skips discovery when the app is told to', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'irserve-extras-'));
+    await fakeExtra(
+      root,
+      'off',
+      { name: '@irserve/off', version: '0.0.1', irserve: { engines: './engines.mjs' } },
+      { 'engines.mjs': 'export class OffEngine { async scoreBatch(r) { return []; } }' },
+    );
+    const types = await buildEngineTypes({
+      fileImports: [],
+      baseDir: root,
+      extra: [],
+      discoverExtras: false,
+      logger: silent,
+    });
+    expect(types.has('OffEngine')).toBe(false);
+  });
+});
