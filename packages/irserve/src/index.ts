@@ -20,3 +20,7 @@ export type {
 } from './registry/types.js';
 export { ERROR_CATALOG, IrserveError, badRequest, type ErrorCode } from './errors.js';
 export * from './plugin.js';
+export {
+  OpenAIEmbeddingsClient,
+  type EmbeddingsClientOptions,
+} from './engines/apis/openai-embeddings.js';
