@@ -32,3 +32,10 @@ export type {
   View,
 } from './collections/types.js';
 export { IrserveError, badRequest, type ErrorCode } from './errors.js';
+export {
+  readSubsetMapping,
+  requestedSubset,
+  subsetLabels,
+  type SubsetLabels,
+} from './engines/subset-mapping.js';
+export { parseEngineConfig } from './engines/engine-config.js';

@@ -4,7 +4,7 @@
  * id to label); a `.json` name or a leading `{` selects JSON.
  */
 import { readFile } from 'node:fs/promises';
-import { IrserveError } from '../../errors.js';
+import { IrserveError, badRequest } from '../errors.js';
 
 export interface SubsetLabels {
   /** Label number per document; -1 for documents without a label. */
@@ -86,4 +86,25 @@ export function subsetLabels(
     if (label !== undefined) labels[doc] = numbers.get(label)!;
   });
   return { labels, numbers };
+}
+
+/**
+ * The label number a request's `subset` selects, or undefined when the request has no subset.
+ * A subset on a service without a mapping, or an unknown subset, is the client's error.
+ */
+export function requestedSubset(
+  service: string,
+  subsets: SubsetLabels | undefined,
+  subset: unknown,
+): number | undefined {
+  if (subset === undefined || subset === null) return undefined;
+  if (typeof subset !== 'string') throw badRequest('subset: must be a string');
+  if (subsets === undefined)
+    throw badRequest(`subset: service "${service}" has no id_to_subset_mapping`);
+  const wanted = subsets.numbers.get(subset);
+  if (wanted === undefined) {
+    const known = [...subsets.numbers.keys()].slice(0, 20).join(', ');
+    throw badRequest(`subset: unknown subset "${subset}" (known: ${known})`);
+  }
+  return wanted;
 }

@@ -20,7 +20,12 @@ import { openIndex } from './index-store.js';
 import { maxScoreSearch, type DocFilter } from './max-score.js';
 import { scorePassage, termCounts, weightedQuery } from './query.js';
 import { resolveStopwords } from './stopwords.js';
-import { readSubsetMapping, subsetLabels, type SubsetLabels } from './subset-mapping.js';
+import {
+  readSubsetMapping,
+  requestedSubset,
+  subsetLabels,
+  type SubsetLabels,
+} from '../subset-mapping.js';
 
 /** The largest `limit` a search may ask for. */
 export const MAX_LIMIT = 10_000;
@@ -138,16 +143,10 @@ export class BM25 extends BaseEngine {
   }
 
   #filter(subsets: SubsetLabels | undefined, subset: unknown): DocFilter | undefined {
-    if (subset === undefined || subset === null) return undefined;
-    if (typeof subset !== 'string') throw badRequest('subset: must be a string');
-    if (subsets === undefined)
-      throw badRequest(`subset: service "${this.name}" has no id_to_subset_mapping`);
-    const wanted = subsets.numbers.get(subset);
-    if (wanted === undefined) {
-      const known = [...subsets.numbers.keys()].slice(0, 20).join(', ');
-      throw badRequest(`subset: unknown subset "${subset}" (known: ${known})`);
-    }
-    return { labels: subsets.labels, wanted };
+    const wanted = requestedSubset(this.name, subsets, subset);
+    return wanted === undefined || subsets === undefined
+      ? undefined
+      : { labels: subsets.labels, wanted };
   }
 
   async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {

@@ -3,9 +3,7 @@
  * problem names its field (`config.k1: ...`).
  */
 import { z } from 'zod';
-import { closest } from '../../config/suggest.js';
-import { formatIssues } from '../../core/validate.js';
-import { IrserveError } from '../../errors.js';
+import { parseEngineConfig } from '../engine-config.js';
 
 export const bm25ConfigSchema = z.strictObject({
   /** The collection to index. */
@@ -38,15 +36,5 @@ export type Bm25Config = z.output<typeof bm25ConfigSchema>;
  * parseBm25Config({ collection: 'cranfield' }).k1 // 0.9
  */
 export function parseBm25Config(input: unknown): Bm25Config {
-  const result = bm25ConfigSchema.safeParse(input ?? {});
-  if (result.success) return result.data;
-  const problems = result.error.issues.flatMap((issue) =>
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => {
-          const hint = closest(key, Object.keys(bm25ConfigSchema.shape));
-          return `config.${key}: unknown key${hint ? ` (did you mean "${hint}"?)` : ''}`;
-        })
-      : formatIssues([issue], '').map((line) => `config.${line.replace(/^: /, '')}`),
-  );
-  throw new IrserveError('ERR_CONFIG', problems.join('; '), { details: { problems } });
+  return parseEngineConfig(bm25ConfigSchema, input);
 }
