@@ -55,7 +55,7 @@ async function servePlain() {
     cached: true,
     processed: true,
     query: 'q',
-    scores: { doc0: 10, doc1: 9 },
+    scores: TEN_SCORES,
     service: 'plain',
     timestamp: 0,
   });

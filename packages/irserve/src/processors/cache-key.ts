@@ -2,15 +2,20 @@ import { createHash } from 'node:crypto';
 import type { Role } from '../engines/contract.js';
 import type { RoleIO } from '../registry/types.js';
 
-/** Hashes the JSON of `parts`; Uint8Array parts are hashed by content. */
+/** Longest key JSON kept as it is; longer ones are hashed so keys stay small in the store. */
+const MAX_PLAIN_KEY = 200;
+
+/**
+ * The key of `parts`: their JSON when short (hashing costs more than the lookup it serves),
+ * else a SHA-256 of it. The two never collide: JSON of an array starts with `[`, base64url
+ * never does. Uint8Array parts are keyed by content.
+ */
 export function hashKey(parts: readonly unknown[]): string {
-  const hash = createHash('sha256');
-  hash.update(
-    JSON.stringify(parts, (_key, value: unknown) =>
-      value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value,
-    ),
+  const json = JSON.stringify(parts, (_key, value: unknown) =>
+    value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value,
   );
-  return hash.digest('base64url').slice(0, 32);
+  if (json.length <= MAX_PLAIN_KEY) return json;
+  return createHash('sha256').update(json).digest('base64url').slice(0, 32);
 }
 
 /**

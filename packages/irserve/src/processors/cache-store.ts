@@ -6,6 +6,11 @@
 export interface CacheStore<V = unknown> {
   /** The value, or undefined on a miss or after expiry. */
   get(key: string): Promise<V | undefined>;
+  /**
+   * In-process stores only: the value without a promise, so a cache hit costs no microtask
+   * round trips on the hot path. External stores leave it out.
+   */
+  getNow?(key: string): V | undefined;
   /** Stores a value; `ttlSeconds` overrides the store's default for this entry. */
   put(key: string, value: V, ttlSeconds?: number): Promise<void>;
   remove(key: string): Promise<void>;

@@ -51,6 +51,10 @@ export function withCache<Req, Res>(
 
   return (request, callOptions) => {
     const cacheKey = key(request);
+    // Fast path for in-process stores: a hit needs neither the single-flight map nor awaits.
+    const now = store.getNow?.(cacheKey);
+    if (now !== undefined)
+      return Promise.resolve({ value: now.value, cached: true, timestamp: now.timestamp });
     const pending = inFlight.get(cacheKey);
     if (pending) return pending;
     const promise = compute(cacheKey, request, callOptions).finally(() =>

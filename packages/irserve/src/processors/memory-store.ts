@@ -27,6 +27,10 @@ export class MemoryStore<V extends object = object> implements CacheStore<V> {
     return this.#lru.get(key);
   }
 
+  getNow(key: string): V | undefined {
+    return this.#lru.get(key);
+  }
+
   async put(key: string, value: V, ttlSeconds?: number): Promise<void> {
     const ttl =
       ttlSeconds === undefined ? this.#defaultTtlMs : ttlSeconds < 0 ? 0 : ttlSeconds * 1000;
