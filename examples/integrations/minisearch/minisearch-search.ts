@@ -13,6 +13,7 @@ import {
   optionalBoolean,
   readBoost,
   readFields,
+  readStopwords,
   readSubsetMapping,
   requiredString,
   resolveTextView,
@@ -27,6 +28,7 @@ const KNOWN_KEYS = [
   'fuzzy',
   'prefix',
   'combine_with',
+  'stopwords',
   'subset_mapping',
 ] as const;
 
@@ -38,6 +40,7 @@ interface MiniSearchSettings {
   view: string | undefined;
   fields: DocumentField[];
   subsetMapping: string | undefined;
+  stopwords: Set<string>;
   /** MiniSearch's own search options, built once here rather than per request. */
   searchOptions: SearchOptions;
 }
@@ -74,6 +77,7 @@ export function parseMiniSearchConfig(config: Record<string, unknown>): MiniSear
       config.subset_mapping === undefined
         ? undefined
         : requiredString(config, 'subset_mapping', problems, ''),
+    stopwords: new Set(readStopwords(config, problems)),
     searchOptions: {
       fields,
       boost: readBoost(config, fields, problems),
@@ -127,7 +131,15 @@ export class MiniSearchSearch {
     const { logger, configDir } = this.#context;
     const started = Date.now();
     const mapping = await readSubsetMapping(configDir, this.settings.subsetMapping);
-    const index = new MiniSearch<IndexedDoc>({ fields: this.settings.fields });
+    const { fields, stopwords } = this.settings;
+    const index = new MiniSearch<IndexedDoc>({
+      fields,
+      // MiniSearch drops a term when processTerm returns null; it lowercases like its default.
+      processTerm: (term) => {
+        const lower = term.toLowerCase();
+        return stopwords.has(lower) ? null : lower;
+      },
+    });
     let chunk: IndexedDoc[] = [];
     for await (const doc of this.#view.documents!()) {
       // close() during a long build stops it instead of finishing work nobody will use.

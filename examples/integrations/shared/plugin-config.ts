@@ -192,3 +192,21 @@ export function checkSubset(
     throw badRequest(`subset: unknown subset "${subset}" (known: ${[...labels].join(', ')})`);
   return subset;
 }
+
+/** Lucene's 33 English stop words: the list irserve's BM25 drops by default. */
+export const LUCENE_STOPWORDS = [
+  ...['a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is'],
+  ...['it', 'no', 'not', 'of', 'on', 'or', 'such', 'that', 'the', 'their', 'then', 'there'],
+  ...['these', 'they', 'this', 'to', 'was', 'will', 'with'],
+];
+
+/** `stopwords`: "lucene" (default), "none", or a list of words. */
+export function readStopwords(config: Record<string, unknown>, problems: ConfigProblems): string[] {
+  const value = config.stopwords ?? 'lucene';
+  if (value === 'lucene') return LUCENE_STOPWORDS;
+  if (value === 'none') return [];
+  if (Array.isArray(value) && value.every((word) => typeof word === 'string'))
+    return value.map((word) => word.toLowerCase());
+  problems.add('stopwords', 'must be "lucene", "none" or a list of words');
+  return LUCENE_STOPWORDS;
+}
