@@ -1,0 +1,47 @@
+/**
+ * Whole-file reads without `fs.readFile`'s 2 GiB ceiling: embedding shards of a million
+ * 1024-d vectors are 4 GB. The file lands in one Uint8Array that the parsers view in place.
+ */
+import { open } from 'node:fs/promises';
+
+/** Largest single read; the kernel returns at most about 2 GiB per call anyway. */
+const CHUNK = 1 << 30;
+
+/** Reads the whole file at `path`. */
+export async function readWhole(path: string): Promise<Uint8Array> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await handle.read(bytes, at, Math.min(CHUNK, size - at), at);
+      // A file that shrank while we read it: return what exists, the parsers report truncation.
+      if (bytesRead === 0) return bytes.subarray(0, at);
+      at += bytesRead;
+    }
+    return bytes;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes `chunks` one after the other to `path` (replacing it), without joining them first. */
+export async function writeChunks(path: string, chunks: readonly Uint8Array[]): Promise<void> {
+  const handle = await open(path, 'w');
+  try {
+    for (const chunk of chunks) {
+      let at = 0;
+      while (at < chunk.byteLength) {
+        const { bytesWritten } = await handle.write(
+          chunk,
+          at,
+          Math.min(CHUNK, chunk.byteLength - at),
+        );
+        at += bytesWritten;
+      }
+    }
+  } finally {
+    await handle.close();
+  }
+}
