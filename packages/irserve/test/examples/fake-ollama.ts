@@ -106,3 +106,12 @@ export async function startFakeOllama(): Promise<FakeOllama> {
       }),
   };
 }
+
+/** A loopback port that nothing listens on (bound, then released), for connection-refused tests. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
