@@ -1,0 +1,47 @@
+/**
+ * The Dense engine's `config` object (docs/dense.md). RoutIR's field names are kept
+ * (`index_path`, `embedding_base_url`, `embedding_model_name`, `query_prompt`, `k_scale`).
+ */
+import { parseEngineConfig } from 'irserve/plugin';
+import { z } from 'zod';
+
+export const denseConfigSchema = z.strictObject({
+  /** Index directory: one written by irserve-build-index, or `index.faiss` + `index.ids`. */
+  index_path: z.string().min(1),
+  /** OpenAI-compatible API base, including the version: `http://gpu-1:8000/v1`. */
+  embedding_base_url: z.url({ protocol: /^https?$/ }),
+  embedding_model_name: z.string().min(1),
+  /** Bearer key of the embeddings API; default: the `api_key_env` variable. */
+  api_key: z.string().min(1).optional(),
+  /** Environment variable holding the key when `api_key` is absent. */
+  api_key_env: z.string().min(1).default('OPENAI_API_KEY'),
+  /** Template of the text embedded for a query; `{query}` is replaced. */
+  query_prompt: z.string().includes('{query}').default('{query}'),
+  /** Template of the text embedded for a passage by `score`; `{passage}` is replaced. */
+  passage_prompt: z.string().includes('{passage}').default('{passage}'),
+  /** Search `ceil(limit * k_scale)` candidates (subset filtering eats some), then cut to `limit`. */
+  k_scale: z.number().finite().min(1).max(100).default(2),
+  /** IVF indexes: inverted lists scanned per query. */
+  nprobe: z.number().int().min(1).max(1_000_000).optional(),
+  /** HNSW indexes: candidate list size while searching. */
+  ef_search: z.number().int().min(1).max(100_000).optional(),
+  /** `score`: inner product of the embeddings (`ip`, RoutIR's choice) or their cosine. */
+  score_metric: z.enum(['ip', 'cosine']).default('ip'),
+  /** L2-normalise query embeddings before searching (for APIs that return raw vectors). */
+  normalize_query: z.boolean().default(false),
+  /** Ask the API for vectors of this length (models with Matryoshka dimensions). */
+  dimensions: z.number().int().min(1).max(65_536).optional(),
+  /** TSV (`id<TAB>label`) or JSON (`{"id": "label"}`) file: a subset label per document. */
+  id_to_subset_mapping: z.string().min(1).optional(),
+  /** Deadline of one embeddings call, in seconds. */
+  timeout: z.number().positive().max(3600).default(60),
+  /** Retries of an embeddings call after a 429, a 5xx or a broken connection. */
+  retries: z.number().int().min(0).max(10).default(3),
+});
+
+export type DenseConfig = z.output<typeof denseConfigSchema>;
+
+/** Validates a service's `config`; throws ERR_CONFIG listing every problem. */
+export function parseDenseConfig(input: unknown): DenseConfig {
+  return parseEngineConfig(denseConfigSchema, input);
+}
