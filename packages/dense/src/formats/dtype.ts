@@ -16,7 +16,7 @@ export interface Descr {
 }
 
 /** True on little-endian hosts, where little-endian data can be viewed without swapping. */
-const HOST_LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+export const HOST_LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** Largest element count accepted: beyond any shard, and small enough that sizes stay exact. */
 const MAX_ELEMENTS = 2 ** 40;
