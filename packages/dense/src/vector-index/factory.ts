@@ -1,0 +1,63 @@
+/**
+ * faiss-style index factory strings. Spellings are faiss's and case-sensitive, as in faiss, so
+ * a string copied from a faiss script means the same index here.
+ */
+
+export type HnswQuantization = 'f32' | 'f16' | 'i8';
+
+export type FactorySpec =
+  | { kind: 'flat'; factory: string }
+  | { kind: 'hnsw'; factory: string; m: number; quantization: HnswQuantization }
+  | { kind: 'ivf-flat'; factory: string; nlist: number }
+  | { kind: 'ivf-pq'; factory: string; nlist: number; pqM: number; pqBits: 8 };
+
+/** The forms `parseFactory` accepts, quoted in its error message. */
+export const SUPPORTED_FACTORIES: readonly string[] = [
+  'Flat',
+  'IDMap,Flat',
+  'HNSW<M>',
+  'HNSW<M>,Flat',
+  'HNSW<M>,SQ8',
+  'HNSW<M>,SQfp16',
+  'IVF<nlist>,Flat',
+  'IVF<nlist>,PQ<m>',
+  'IVF<nlist>,PQ<m>x8',
+];
+
+const HNSW = /^HNSW([0-9]+)(?:,(Flat|SQ8|SQfp16))?$/;
+const IVF = /^IVF([0-9]+),(?:(Flat)|PQ([0-9]+)(?:x(8))?)$/;
+
+/**
+ * Parses a factory string.
+ *
+ * @example parseFactory('HNSW32,SQ8') // { kind: 'hnsw', m: 32, quantization: 'i8', ... }
+ * @throws Error listing the supported forms when `s` is not one of them.
+ */
+export function parseFactory(s: string): FactorySpec {
+  const factory = s.trim();
+  if (factory === 'Flat' || factory === 'IDMap,Flat') return { kind: 'flat', factory };
+  const hnsw = HNSW.exec(factory);
+  if (hnsw) {
+    const m = checkInt(Number(hnsw[1]), 2, 512, 'HNSW M', s);
+    const quantization = hnsw[2] === 'SQ8' ? 'i8' : hnsw[2] === 'SQfp16' ? 'f16' : 'f32';
+    return { kind: 'hnsw', factory, m, quantization };
+  }
+  const ivf = IVF.exec(factory);
+  if (ivf) {
+    const nlist = checkInt(Number(ivf[1]), 1, 1 << 24, 'IVF nlist', s);
+    if (ivf[2] === 'Flat') return { kind: 'ivf-flat', factory, nlist };
+    const pqM = checkInt(Number(ivf[3]), 1, 4096, 'PQ m', s);
+    return { kind: 'ivf-pq', factory, nlist, pqM, pqBits: 8 };
+  }
+  throw new Error(
+    `unsupported index factory string ${JSON.stringify(s)}; supported forms (case-sensitive, ` +
+      `as in faiss): ${SUPPORTED_FACTORIES.join(', ')}`,
+  );
+}
+
+function checkInt(value: number, min: number, max: number, what: string, s: string): number {
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new Error(`${what} in ${JSON.stringify(s)} must be between ${min} and ${max}`);
+  }
+  return value;
+}

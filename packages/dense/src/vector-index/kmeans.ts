@@ -1,0 +1,91 @@
+import { gatherRows, samplePositions, seededRandom } from './random.js';
+import type { Metric } from './types.js';
+import { exactSearchRows } from './usearch-results.js';
+
+export interface KmeansOptions {
+  /** Lloyd iterations; faiss's default is 25. */
+  iterations?: number;
+  seed?: number;
+  /** Assignment metric: faiss trains an inner-product IVF with an inner-product quantizer. */
+  metric?: Metric;
+  threads?: number;
+  /** Called after each iteration. */
+  onIteration?: (done: number, total: number) => void;
+}
+
+/** faiss's relative perturbation when an empty cluster takes half of a large one. */
+const SPLIT_EPS = 1 / 1024;
+
+/**
+ * The nearest of `k` centroids for each of the `n` rows of `data`, by usearch's SIMD,
+ * multi-threaded exact search (assignment is all the cost of k-means and of IVF adds).
+ */
+export function assign(
+  centroids: Float32Array,
+  data: Float32Array,
+  dim: number,
+  metric: Metric,
+  threads = 0,
+): Int32Array {
+  const n = data.length / dim;
+  const out = new Int32Array(n);
+  if (n === 0) return out;
+  const matches = exactSearchRows(centroids, data, dim, 1, metric, threads);
+  for (let i = 0; i < n; i++) out[i] = Number(matches.keys[i]);
+  return out;
+}
+
+/**
+ * Lloyd's k-means with faiss's choices: random distinct initial centroids (seeded), a fixed
+ * number of iterations, empty clusters re-seeded by splitting the largest one.
+ *
+ * @example const centroids = kmeans(data, 768, 1024, { seed: 1 }); // 1024 * 768 floats
+ */
+export function kmeans(data: Float32Array, dim: number, k: number, options: KmeansOptions = {}) {
+  const n = data.length / dim;
+  if (n < k) {
+    throw new Error(`k-means needs at least ${k} training vectors for ${k} clusters, got ${n}`);
+  }
+  const { iterations = 25, seed = 1234, metric = 'l2', threads = 0 } = options;
+  const centroids = gatherRows(data, dim, samplePositions(n, k, seededRandom(seed)));
+  const sums = new Float64Array(k * dim);
+  const counts = new Int32Array(k);
+  for (let it = 0; it < iterations; it++) {
+    const labels = assign(centroids, data, dim, metric, threads);
+    sums.fill(0);
+    counts.fill(0);
+    for (let i = 0; i < n; i++) {
+      const c = labels[i]!;
+      counts[c]!++;
+      const so = c * dim;
+      const o = i * dim;
+      for (let j = 0; j < dim; j++) sums[so + j]! += data[o + j]!;
+    }
+    for (let c = 0; c < k; c++) {
+      const count = counts[c]!;
+      if (count === 0) continue;
+      for (let j = 0; j < dim; j++) centroids[c * dim + j] = sums[c * dim + j]! / count;
+    }
+    splitEmpty(centroids, counts, dim);
+    options.onIteration?.(it + 1, iterations);
+  }
+  return centroids;
+}
+
+/** Gives each empty cluster a perturbed copy of the currently largest one (as faiss does). */
+function splitEmpty(centroids: Float32Array, counts: Int32Array, dim: number): void {
+  for (let c = 0; c < counts.length; c++) {
+    if (counts[c] !== 0) continue;
+    let largest = 0;
+    for (let j = 1; j < counts.length; j++) if (counts[j]! > counts[largest]!) largest = j;
+    for (let j = 0; j < dim; j++) {
+      const v = centroids[largest * dim + j]!;
+      const sign = j % 2 === 0 ? 1 : -1;
+      centroids[c * dim + j] = v * (1 + sign * SPLIT_EPS);
+      centroids[largest * dim + j] = v * (1 - sign * SPLIT_EPS);
+    }
+    const half = counts[largest]! >> 1;
+    counts[c] = half;
+    counts[largest] = counts[largest]! - half;
+  }
+}

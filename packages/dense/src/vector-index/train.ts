@@ -1,0 +1,95 @@
+import type { Index } from 'usearch';
+import { parseFactory, type FactorySpec } from './factory.js';
+import { FlatIndex } from './flat.js';
+import { createUsearchIndex, HNSW_DEFAULTS, HnswIndex, type HnswParams } from './hnsw.js';
+import { buildIvf } from './ivf-build.js';
+import { sq8MapVectors, sq8Norm } from './sq8.js';
+import type { Metric, VectorIndex } from './types.js';
+
+export type TrainPhase = 'train' | 'add';
+
+export interface TrainOptions {
+  /** Fraction of the vectors that trains IVF centroids and PQ codebooks (0 < f <= 1). */
+  samplingRate?: number;
+  /** Seeds sampling and k-means initialization. Default 1234. */
+  seed?: number;
+  /** Threads for usearch work (0: all cores). */
+  threads?: number;
+  /** HNSW build and search breadth; faiss's defaults 40 and 16. */
+  efConstruction?: number;
+  efSearch?: number;
+  /** IVF lists scanned per query by default (faiss: 1). */
+  nprobe?: number;
+  /** k-means iterations (faiss: 25). */
+  kmeansIterations?: number;
+  progress?: (phase: TrainPhase, done: number, total: number) => void;
+}
+
+/** Vectors added to an HNSW graph per call, so progress moves during long adds. */
+const HNSW_CHUNK = 10_000;
+
+/**
+ * Trains (where the type needs it) and fills an index from `n * dim` vectors in memory; the
+ * position of a vector in `vectors` is its label in search results.
+ *
+ * @example const index = trainAndAdd('HNSW32', vectors, 768, 'ip');
+ *          const { labels, scores } = index.search(queries, 10);
+ */
+export function trainAndAdd(
+  spec: FactorySpec | string,
+  vectors: Float32Array,
+  dim: number,
+  metric: Metric,
+  options: TrainOptions = {},
+): VectorIndex {
+  const parsed = typeof spec === 'string' ? parseFactory(spec) : spec;
+  if (!Number.isInteger(dim) || dim < 1) throw new RangeError(`dim must be a positive integer`);
+  if (vectors.length % dim !== 0) {
+    throw new RangeError(`${vectors.length} floats are not a whole number of ${dim}-vectors`);
+  }
+  switch (parsed.kind) {
+    case 'flat': {
+      const index = new FlatIndex(vectors, dim, metric, { ...options, factory: parsed.factory });
+      options.progress?.('add', index.count, index.count);
+      return index;
+    }
+    case 'hnsw':
+      return buildHnsw(parsed, vectors, dim, metric, options);
+    case 'ivf-flat':
+    case 'ivf-pq':
+      return buildIvf(parsed, vectors, dim, metric, options);
+  }
+}
+
+function buildHnsw(
+  spec: Extract<FactorySpec, { kind: 'hnsw' }>,
+  vectors: Float32Array,
+  dim: number,
+  metric: Metric,
+  options: TrainOptions,
+): HnswIndex {
+  const n = vectors.length / dim;
+  const params: HnswParams = {
+    dim,
+    metric,
+    m: spec.m,
+    quantization: spec.quantization,
+    efConstruction: options.efConstruction ?? HNSW_DEFAULTS.efConstruction,
+    efSearch: options.efSearch ?? HNSW_DEFAULTS.efSearch,
+    sq8Norm: spec.quantization === 'i8' ? sq8Norm(vectors, dim, metric) : 0,
+    factory: spec.factory,
+  };
+  const index: Index = createUsearchIndex(params);
+  const threads = options.threads ?? 0;
+  for (let start = 0; start < n; start += HNSW_CHUNK) {
+    const end = Math.min(n, start + HNSW_CHUNK);
+    const keys = new BigUint64Array(end - start);
+    for (let i = 0; i < keys.length; i++) keys[i] = BigInt(start + i);
+    const chunk = vectors.subarray(start * dim, end * dim);
+    const input =
+      params.quantization === 'i8' ? sq8MapVectors(chunk, dim, metric, params.sq8Norm) : chunk;
+    index.add(keys, input, threads);
+    options.progress?.('add', end, n);
+  }
+  return new HnswIndex(index, params, { threads });
+}
