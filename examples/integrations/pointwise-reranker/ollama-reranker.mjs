@@ -7,7 +7,7 @@
 //
 // Plain JavaScript on purpose: a `.mjs` plugin is imported by Node itself, so the IrserveError it
 // throws is the server's own class and keeps its code (502 for a failing Ollama, 504 for a slow
-// one); see docs/plugins.md.
+// one); see examples/integrations/README.md.
 import { IrserveError, badRequest } from 'irserve/plugin';
 
 const DEFAULT_PROMPT =
