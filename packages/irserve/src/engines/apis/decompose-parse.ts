@@ -22,6 +22,7 @@ export function parseSubQueries(answer: string, limit: number): string[] {
     (fenced === undefined ? undefined : fromJson(fenced.trim())) ??
     fromJson(text) ??
     fromBracketed(text) ??
+    fromCutArray(fenced ?? text) ??
     fromLines(fenced ?? text);
   const seen = new Set<string>();
   const out: string[] = [];
@@ -36,12 +37,15 @@ export function parseSubQueries(answer: string, limit: number): string[] {
   return out;
 }
 
+/** Undefined when `text` is not JSON; a JSON answer with no list in it is final: []. */
 function fromJson(text: string): string[] | undefined {
+  let value: unknown;
   try {
-    return fromValue(JSON.parse(text));
+    value = JSON.parse(text);
   } catch {
     return undefined;
   }
+  return fromValue(value) ?? [];
 }
 
 /** Strings of a list (or of `{query}` / `{text}` items), or of the first list in an object. */
@@ -78,6 +82,19 @@ function fromBracketed(text: string): string[] | undefined {
     }
   }
   return undefined;
+}
+
+/** The complete strings of an array cut short (an answer that ran into `max_tokens`). */
+function fromCutArray(text: string): string[] | undefined {
+  if (!text.trimStart().startsWith('[')) return undefined;
+  const strings = [...text.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) => {
+    try {
+      return JSON.parse(match[0]) as string;
+    } catch {
+      return match[1] ?? '';
+    }
+  });
+  return strings.length > 0 ? strings : undefined;
 }
 
 const MARKER = /^\s*(?:[-*•+]|\d+[.):]|\(\d+\)|#+)\s+/;

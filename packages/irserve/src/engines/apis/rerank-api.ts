@@ -30,6 +30,8 @@ const rerankConfigSchema = z
   .refine((config) => config.model !== undefined || config.api_format === 'tei', {
     path: ['model'],
     message: 'required for this api_format (only tei serves a single implicit model)',
+    // Also when other fields fail, so that one start-up lists every problem.
+    when: ({ value }) => typeof value === 'object' && value !== null,
   });
 
 export type RerankApiConfig = z.output<typeof rerankConfigSchema>;

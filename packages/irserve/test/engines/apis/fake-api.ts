@@ -10,6 +10,8 @@ export interface Recorded {
   headers: IncomingMessage['headers'];
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- free-form JSON that tests inspect
   body: any;
+  /** When the request arrived (performance.now()). */
+  at: number;
 }
 
 export interface Reply {
@@ -39,7 +41,12 @@ export async function fakeApi(handler: Handler): Promise<FakeApi> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const recorded = { path: req.url ?? '', headers: req.headers, body: safeJson(text) };
+      const recorded = {
+        path: req.url ?? '',
+        headers: req.headers,
+        body: safeJson(text),
+        at: performance.now(),
+      };
       calls.push(recorded);
       void answer(res, () => current(recorded, calls.length));
     });
