@@ -14,8 +14,9 @@ export interface BuildIndexOptions {
   outputDir: string;
   /** A faiss-style factory string: `Flat`, `HNSW32`, `IVF1024,PQ64`, ... */
   indexString: string;
-  /** Fraction of the vectors that trains IVF / PQ (0 < f <= 1; default 1). */
+  /** Fraction of the vectors that trains IVF / PQ (0 < f <= 1; default 0.25 as RoutIR). */
   samplingRate?: number;
+  /** Default 0, as RoutIR. */
   seed?: number;
   metric?: Metric;
   /** There is no GPU backend: true is an error, never ignored. */
@@ -60,7 +61,8 @@ export function checkBuildOptions(options: BuildIndexOptions): void {
     );
   }
   const metric = options.metric ?? 'ip';
-  if (metric !== 'ip' && metric !== 'l2') throw new Error(`metric must be ip or l2, got ${String(metric)}`);
+  if (metric !== 'ip' && metric !== 'l2')
+    throw new Error(`metric must be ip or l2, got ${String(metric)}`);
   for (const key of [
     'threads',
     'efConstruction',
@@ -127,8 +129,13 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildRepor
   const { vectors, ids, dim } = await readAll(options.inputDir, bar('read', 'shards'));
   const metric = options.metric ?? 'ip';
   const bars = new Map<TrainPhase, Progress>();
+  // RoutIR's faiss_indexing.py defaults: a quarter of the vectors train, seed 0.
+  const { inputDir, samplingRate = 0.25, seed = 0, threads = 0 } = options;
   const train: TrainOptions = {
     ...options,
+    samplingRate,
+    seed,
+    threads,
     progress: (phase, done, total) => {
       let b = bars.get(phase);
       if (!b) bars.set(phase, (b = bar(phase, phase === 'add' ? 'vectors' : 'steps')(total)));
@@ -139,7 +146,6 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildRepor
   const index = trainAndAdd(options.indexString, vectors, dim, metric, train);
   const trainSeconds = (performance.now() - trainStarted) / 1000;
   for (const b of bars.values()) b.done();
-  const { inputDir, samplingRate = 1, seed = 1234, threads = 0 } = options;
   const build = { inputDir, samplingRate, seed, threads, trainAndAddSeconds: trainSeconds };
   const manifest = await saveIndex(index, ids, options.outputDir, build);
   const report: BuildReport = {
