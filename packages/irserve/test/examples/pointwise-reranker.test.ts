@@ -31,6 +31,13 @@ describe('examples/integrations/pointwise-reranker', () => {
           name: `rerank-${model}`,
           config: { ...rerank.config, model, timeout: 0.3 },
         });
+      // The hybrid of the README: Orama's example engine loaded next to the reranker.
+      config.file_imports.push('../orama/orama-search.ts');
+      config.services.push({
+        name: 'orama',
+        engine: 'OramaSearch',
+        config: { collection: 'cranfield' },
+      });
       config.services.push({
         ...rerank,
         name: 'rerank-unreachable',
@@ -75,6 +82,21 @@ describe('examples/integrations/pointwise-reranker', () => {
     expect(Object.values(scores).every((s) => s >= 0 && s <= 1)).toBe(true);
     // Document 5 (judged relevant) names all four query words in its title.
     expect(scores['5']).toBeGreaterThan(0.5);
+  });
+
+  it('reranks a hybrid: {bm25, orama}RRF%100 >> rerank%10', async () => {
+    const { status, body } = await app.post('/pipeline', {
+      pipeline: '{bm25, orama}RRF%100 >> rerank%10',
+      collection: 'cranfield',
+      query: QUERY,
+    });
+    expect(status).toBe(200);
+    const scores = Object.values(body.scores as Record<string, number>);
+    expect(scores).toHaveLength(10);
+    // The fake judge scores the share of query words in a passage: the reranked top 10 of the
+    // 100 fused documents all hold at least half of them, the best all four.
+    expect(Math.min(...scores)).toBeGreaterThanOrEqual(0.5);
+    expect(Math.max(...scores)).toBeCloseTo(0.95, 5);
   });
 
   it('keeps at most `concurrency` calls in flight', async () => {
