@@ -117,5 +117,7 @@ export function avail(core: AppCore): Record<string, unknown> {
     score: core.services.names('score'),
     score_view_kinds: scoreViewKinds,
     search: core.services.names('search'),
+    // Additive: tells an irserve front that it may send `POST /batch` (RoutIR ignores it).
+    batch_endpoint: '/batch',
   };
 }

@@ -8,6 +8,8 @@ export interface RemoteListing {
   scoreKinds: Record<string, ViewKind>;
   collections: Record<string, { views: Record<string, ViewKind>; defaultView: string }>;
   grpcPort: number | undefined;
+  /** Path of the remote's `POST /batch` (irserve remotes advertise it; RoutIR does not). */
+  batchPath: string | undefined;
 }
 
 const ROLE_KEYS: Role[] = ['search', 'score', 'fuse', 'decompose_query'];
@@ -68,5 +70,9 @@ export function parseAvail(body: unknown): RemoteListing {
     ROLE_KEYS.map((role) => [role, names(avail[role])]),
   ) as Record<Role, string[]>;
   const grpcPort = typeof avail.grpc_port === 'number' ? avail.grpc_port : undefined;
-  return { services, scoreKinds, collections: parseCollections(avail), grpcPort };
+  const batchPath =
+    typeof avail.batch_endpoint === 'string' && /^\/[\w/-]{1,100}$/.test(avail.batch_endpoint)
+      ? avail.batch_endpoint
+      : undefined;
+  return { services, scoreKinds, collections: parseCollections(avail), grpcPort, batchPath };
 }

@@ -7,6 +7,7 @@ import type { FederatedCollections } from './federated-collections.js';
 import { remoteCollection } from './remote-collection.js';
 import { parseAvail } from './remote-avail.js';
 import { RemoteClient } from './remote-client.js';
+import { BatchingTransport } from './batching-transport.js';
 import { buildRelayService } from './relay-service.js';
 import type { RemoteTransport } from './remote-transport.js';
 import {
@@ -51,6 +52,8 @@ export class RemoteImport {
   readonly #deps: ImportDeps;
   /** Chosen at the first successful discovery and kept: relays hold on to it. */
   #selected: SelectedTransport | undefined;
+  /** REST relays to a remote that takes `POST /batch` share this, created at first discovery. */
+  #batching: BatchingTransport | undefined;
   readonly #imported = new Set<string>();
   #state: ImportState = 'pending';
   #lastError: string | undefined;
@@ -143,8 +146,17 @@ export class RemoteImport {
     this.#timer.unref();
   }
 
+  /** What relays send through: batches where the remote takes them over REST. */
+  #relayTransport(listing: ReturnType<typeof parseAvail>): RemoteTransport {
+    if (this.#batching) return this.#batching;
+    if (this.#selected?.kind === 'grpc' || listing.batchPath === undefined) return this.#transport;
+    this.#batching = new BatchingTransport(this.#transport, listing.batchPath);
+    return this.#batching;
+  }
+
   #register(listing: ReturnType<typeof parseAvail>): void {
     const { registry, collections, logger } = this.#deps;
+    const relayTransport = this.#relayTransport(listing);
     for (const role of ROLES) {
       for (const name of listing.services[role]) {
         const key = `${role}:${name}`;
@@ -163,7 +175,7 @@ export class RemoteImport {
             name,
             role,
             inputKind,
-            client: this.#transport,
+            client: relayTransport,
             cache: this.#deps.cacheFor(role, name),
           }),
         );

@@ -31,6 +31,11 @@ const ROUTES: [string, string, unknown][] = [
   ['POST', '/decompose_query', { service: 'x', query: 'q' }],
   ['POST', '/pipeline', { pipeline: 'const', query: 'q' }],
   ['POST', '/content', { collection: 'c', id: '1' }],
+  [
+    'POST',
+    '/batch',
+    { requests: [{ endpoint: 'search', body: { service: 'const', query: 'q' } }] },
+  ],
 ];
 
 async function call(method: string, path: string, body: unknown, authorization?: string) {

@@ -6,6 +6,7 @@ import {
   searchRequestSchema,
 } from '../../core/request-schemas.js';
 import { ERROR_CATALOG } from '../../errors.js';
+import { batchRequestSchema } from '../../core/batch.js';
 
 const toSchema = (schema: z.ZodType) =>
   z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
@@ -100,6 +101,25 @@ export function openApiDocument(): Record<string, unknown> {
         'Decompose a query into sub-queries',
         toSchema(decomposeRequestSchema),
         envelopeSchema({}, { queries: { type: 'array', items: { type: 'string' } } }),
+      ),
+      '/batch': post(
+        'Several search, score, fuse or decompose_query calls in one request (irserve extension)',
+        toSchema(batchRequestSchema),
+        {
+          type: 'object',
+          required: ['responses'],
+          properties: {
+            responses: {
+              type: 'array',
+              description: 'one per call, in order: the status and body it would have had alone',
+              items: {
+                type: 'object',
+                required: ['status', 'body'],
+                properties: { status: { type: 'integer' }, body: { type: 'object' } },
+              },
+            },
+          },
+        },
       ),
       '/pipeline': post(
         'Run a pipeline such as {bm25, bm25-title}RRF%50 >> bm25',

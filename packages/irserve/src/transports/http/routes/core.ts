@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppCore } from '../../../core/app-core.js';
+import { runBatch } from '../../../core/batch.js';
 import { avail, decomposeQuery, fuse, score, search } from '../../../core/handlers.js';
 import { callOptions } from '../call-options.js';
 import { openApiDocument } from '../openapi.js';
 
-/** `/ping`, `/avail`, `/search` (and RoutIR's deprecated `/query`), `/score`, `/fuse`, `/decompose_query`, `/openapi.json`. */
+/** `/ping`, `/avail`, `/search` (and RoutIR's deprecated `/query`), `/score`, `/fuse`, `/decompose_query`, `/batch`, `/openapi.json`. */
 export function coreRoutes(
   server: FastifyInstance,
   core: AppCore,
@@ -20,6 +21,7 @@ export function coreRoutes(
   server.post('/decompose_query', async (request) =>
     decomposeQuery(core, request.body, callOptions(request)),
   );
+  server.post('/batch', async (request) => runBatch(core, request.body, callOptions(request)));
   const document = openApiDocument();
   server.get('/openapi.json', async () => document);
 }
