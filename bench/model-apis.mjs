@@ -9,6 +9,7 @@
 // autocannon sends /score requests with 20 passages and a distinct query each (no cache hits,
 // no in-batch duplicates). Prints requests/s, latency, and upstream calls per case.
 import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -63,42 +64,33 @@ async function serveIrserve(upstream) {
 /** The stand-in API: fixed latency per call, one vector per input, counts calls. */
 async function serveStandIn() {
   const stats = { calls: 0, inputs: 0 };
-  const server = createServer((req, res) => {
-    let data = '';
-    req.on('data', (chunk) => (data += chunk));
-    req.on('end', () => {
-      const { input } = JSON.parse(data);
-      stats.calls++;
-      stats.inputs += input.length;
-      const body = JSON.stringify({
-        object: 'list',
-        data: input.map((text, index) => ({
-          object: 'embedding',
-          index,
-          embedding: Array.from(
-            { length: DIMENSION },
-            (_, d) => ((text.length * (d + 1)) % 17) / 17,
-          ),
-        })),
-      });
-      setTimeout(() => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(body);
-      }, latencyMs);
-    });
+  const server = createServer(async (req, res) => {
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const { input } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    stats.calls++;
+    stats.inputs += input.length;
+    const vector = (text) =>
+      Array.from({ length: DIMENSION }, (_, d) => ((text.length * (d + 1)) % 17) / 17);
+    const data = input.map((text, index) => ({
+      object: 'embedding',
+      index,
+      embedding: vector(text),
+    }));
+    const body = JSON.stringify({ object: 'list', data });
+    await new Promise((resolve) => setTimeout(resolve, latencyMs));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(body);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${server.address().port}/v1`, stats };
 }
 
-function start(args) {
-  return new Promise((resolve, reject) => {
-    const child = fork(new URL(import.meta.url).pathname, args, {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    child.once('message', ({ url }) => resolve({ url, child }));
-    child.once('error', reject);
-  });
+/** Runs this script with `args` in a child process; resolves with the URL it reports. */
+async function start(args) {
+  const script = new URL(import.meta.url).pathname;
+  const child = fork(script, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const [{ url }] = await once(child, 'message');
+  return { url, child };
 }
 
 /** Loads `service` with a distinct query per request. */

@@ -1,16 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../../../src/app.js';
-import { appWith, post } from './app.js';
-import { embeddingsReply, fakeApi, letterVector, type FakeApi } from './fake-api.js';
+import { describe, expect, it } from 'vitest';
+import { apiHarness, post } from './app.js';
+import { embeddingsReply, letterVector } from './fake-api.js';
 
-let api: FakeApi | undefined;
-let app: App | undefined;
-
-afterEach(async () => {
-  await app?.close();
-  await api?.close();
-  app = api = undefined;
-});
+const harness = apiHarness();
 
 function cosine(a: number[], b: number[]): number {
   const dot = a.reduce((sum, x, i) => sum + x * b[i]!, 0);
@@ -22,16 +14,17 @@ async function embedder(
   config: Record<string, unknown> = {},
   service: Record<string, unknown> = {},
 ) {
-  api = await fakeApi(embeddingsReply);
-  const base = { base_url: `${api.url}/v1`, model: 'text-embedding-3-small' };
-  app = await appWith([
-    { name: 'emb', engine: 'OpenAIEmbeddingScorer', config: { ...base, ...config }, ...service },
-  ]);
+  const { api } = await harness.start(embeddingsReply, (url) => {
+    const base = { base_url: `${url}/v1`, model: 'text-embedding-3-small' };
+    return [
+      { name: 'emb', engine: 'OpenAIEmbeddingScorer', config: { ...base, ...config }, ...service },
+    ];
+  });
   return api;
 }
 
 const score = (query: string, passages: string[]) =>
-  post(app!, '/score', { service: 'emb', query, passages });
+  post(harness.app, '/score', { service: 'emb', query, passages });
 
 describe('OpenAIEmbeddingScorer', () => {
   it('scores cosine similarity, embedding query and distinct passages in one call', async () => {

@@ -1,30 +1,21 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../../../src/app.js';
+import { describe, expect, it } from 'vitest';
 import { parseSubQueries } from '../../../src/engines/apis/decompose-parse.js';
-import { appWith, post } from './app.js';
-import { fakeApi, type FakeApi, type Handler } from './fake-api.js';
+import { apiHarness, post } from './app.js';
+import type { Handler } from './fake-api.js';
 import { chatAnswer } from './replies.js';
 
-let api: FakeApi | undefined;
-let app: App | undefined;
-
-afterEach(async () => {
-  await app?.close();
-  await api?.close();
-  app = api = undefined;
-});
+const harness = apiHarness();
 
 async function decomposer(handler: Handler, config: Record<string, unknown> = {}) {
-  api = await fakeApi(handler);
-  const base = { base_url: `${api.url}/v1`, model: 'qwen' };
-  app = await appWith([
-    { name: 'expand', engine: 'LLMDecomposer', config: { ...base, ...config } },
-  ]);
+  const { api } = await harness.start(handler, (url) => {
+    const base = { base_url: `${url}/v1`, model: 'qwen' };
+    return [{ name: 'expand', engine: 'LLMDecomposer', config: { ...base, ...config } }];
+  });
   return api;
 }
 
 const decompose = (body: Record<string, unknown>) =>
-  post(app!, '/decompose_query', {
+  post(harness.app, '/decompose_query', {
     service: 'expand',
     query: 'effects of caffeine on sleep',
     ...body,

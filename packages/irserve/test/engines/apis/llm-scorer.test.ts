@@ -1,32 +1,25 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../../../src/app.js';
+import { describe, expect, it } from 'vitest';
 import { MISSING_LOGPROB, yesNoScore } from '../../../src/engines/apis/yes-no.js';
-import { appWith, post } from './app.js';
-import { fakeApi, type FakeApi, type Handler } from './fake-api.js';
+import { apiHarness, post } from './app.js';
+import type { Handler } from './fake-api.js';
 import { chatAnswer, judgeProbability, judgeReply } from './replies.js';
 
-let api: FakeApi | undefined;
-let app: App | undefined;
-
-afterEach(async () => {
-  await app?.close();
-  await api?.close();
-  app = api = undefined;
-});
+const harness = apiHarness();
 
 const PROMPT = 'Query: {query}\nPassage: {passage}';
 const QUERY = 'dense retrieval';
 const PASSAGES = ['dense retrieval with BERT', 'sparse retrieval', 'baking bread'];
 
 async function judge(handler: Handler, config: Record<string, unknown> = {}) {
-  api = await fakeApi(handler);
-  const base = { base_url: `${api.url}/v1`, model: 'qwen', prompt: PROMPT };
-  app = await appWith([{ name: 'judge', engine: 'LLMScorer', config: { ...base, ...config } }]);
+  const { api } = await harness.start(handler, (url) => {
+    const base = { base_url: `${url}/v1`, model: 'qwen', prompt: PROMPT };
+    return [{ name: 'judge', engine: 'LLMScorer', config: { ...base, ...config } }];
+  });
   return api;
 }
 
 const score = (passages = PASSAGES) =>
-  post(app!, '/score', { service: 'judge', query: QUERY, passages });
+  post(harness.app, '/score', { service: 'judge', query: QUERY, passages });
 
 describe('LLMScorer', () => {
   it('scores p(yes)/(p(yes)+p(no)) from the top logprobs, one call per passage', async () => {
@@ -65,7 +58,11 @@ describe('LLMScorer', () => {
 
   it('does not expand a {passage} written inside the query', async () => {
     const api = await judge(judgeReply);
-    await post(app!, '/score', { service: 'judge', query: 'what is {passage}', passages: ['p'] });
+    await post(harness.app, '/score', {
+      service: 'judge',
+      query: 'what is {passage}',
+      passages: ['p'],
+    });
     expect(api.calls[0]!.body.messages[0].content).toBe('Query: what is {passage}\nPassage: p');
   });
 

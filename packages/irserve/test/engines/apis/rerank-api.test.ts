@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../../../src/app.js';
-import { appWith, post } from './app.js';
-import { fakeApi, type FakeApi, type Handler } from './fake-api.js';
+import { describe, expect, it } from 'vitest';
+import { apiHarness, post } from './app.js';
+import type { Handler } from './fake-api.js';
 import { cohereReply, overlap, teiReply, vllmScoreReply, voyageReply } from './replies.js';
 
-let api: FakeApi | undefined;
-let app: App | undefined;
-
-afterEach(async () => {
-  await app?.close();
-  await api?.close();
-  app = api = undefined;
-});
+const harness = apiHarness();
 
 const QUERY = 'neural ranking models';
 const PASSAGES = [
@@ -23,16 +15,14 @@ const PASSAGES = [
 ];
 const EXPECTED = PASSAGES.map((p) => overlap(QUERY, p));
 
-async function rerankService(handler: Handler, config: Record<string, unknown>, path = '') {
-  api = await fakeApi(handler);
-  app = await appWith([
-    { name: 'rr', engine: 'RerankAPI', config: { base_url: `${api.url}${path}`, ...config } },
+function rerankService(handler: Handler, config: Record<string, unknown>, path = '') {
+  return harness.start(handler, (url) => [
+    { name: 'rr', engine: 'RerankAPI', config: { base_url: `${url}${path}`, ...config } },
   ]);
-  return { api, app };
 }
 
 const score = (passages = PASSAGES) =>
-  post(app!, '/score', { service: 'rr', query: QUERY, passages });
+  post(harness.app, '/score', { service: 'rr', query: QUERY, passages });
 
 describe('RerankAPI wire formats', () => {
   it('cohere: POST /v1/rerank, results out of order come back in passage order', async () => {

@@ -1,33 +1,35 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../../../src/app.js';
+import type { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
 import { retryAfterMs } from '../../../src/engines/apis/retry-after.js';
 import { redact } from '../../../src/engines/apis/redact.js';
-import { appWith, captureLogs, post } from './app.js';
-import { fakeApi, type FakeApi } from './fake-api.js';
+import { apiHarness, appWith, captureLogs, post } from './app.js';
+import type { Handler } from './fake-api.js';
 import { cohereReply } from './replies.js';
 
-let api: FakeApi | undefined;
-let app: App | undefined;
+const harness = apiHarness();
 
-afterEach(async () => {
-  await app?.close();
-  await api?.close();
-  app = api = undefined;
-});
+/** A RerankAPI service `rr` in front of a fake API answering with `handler`. */
+function rerank(handler: Handler, config: Record<string, unknown> = {}, logger?: pino.Logger) {
+  return harness.start(
+    handler,
+    (url) => [
+      { name: 'rr', engine: 'RerankAPI', config: { base_url: url, model: 'm', ...config } },
+    ],
+    logger ? { logger } : {},
+  );
+}
 
 const KEY = 'sk-live-0123456789abcdef';
-const score = () => post(app!, '/score', { service: 'rr', query: 'q', passages: ['a', 'b'] });
+const score = () =>
+  post(harness.app, '/score', { service: 'rr', query: 'q', passages: ['a', 'b'] });
 
 describe('429 and Retry-After', () => {
   it('waits as long as Retry-After asks, then succeeds', async () => {
-    api = await fakeApi((request, n) =>
+    const { api } = await rerank((request, n) =>
       n === 1
         ? { status: 429, headers: { 'retry-after': '0.3' }, body: { message: 'rate limited' } }
         : cohereReply(request),
     );
-    app = await appWith([
-      { name: 'rr', engine: 'RerankAPI', config: { base_url: api.url, model: 'm' } },
-    ]);
     expect((await score()).status).toBe(200);
     expect(api.calls).toHaveLength(2);
     const waited = api.calls[1]!.at - api.calls[0]!.at;
@@ -35,13 +37,13 @@ describe('429 and Retry-After', () => {
   });
 
   it('caps a long Retry-After at max_retry_wait', async () => {
-    api = await fakeApi((request, n) =>
-      n === 1
-        ? { status: 429, headers: { 'retry-after': '3600' }, body: {} }
-        : cohereReply(request),
+    const { api } = await rerank(
+      (request, n) =>
+        n === 1
+          ? { status: 429, headers: { 'retry-after': '3600' }, body: {} }
+          : cohereReply(request),
+      { max_retry_wait: 0.2 },
     );
-    const config = { base_url: api.url, model: 'm', max_retry_wait: 0.2 };
-    app = await appWith([{ name: 'rr', engine: 'RerankAPI', config }]);
     const started = performance.now();
     expect((await score()).status).toBe(200);
     const waited = api.calls[1]!.at - api.calls[0]!.at;
@@ -50,14 +52,10 @@ describe('429 and Retry-After', () => {
   });
 
   it('a 429 that never clears is a 502 after the retries', async () => {
-    api = await fakeApi(() => ({
-      status: 429,
-      headers: { 'retry-after': '0' },
-      body: { message: 'quota' },
-    }));
-    app = await appWith([
-      { name: 'rr', engine: 'RerankAPI', config: { base_url: api.url, model: 'm', retries: 2 } },
-    ]);
+    await rerank(
+      () => ({ status: 429, headers: { 'retry-after': '0' }, body: { message: 'quota' } }),
+      { retries: 2 },
+    );
     const { status, body } = await score();
     expect(status).toBe(502);
     expect(body.error).toMatch(/HTTP 429: quota \(after 3 attempts\)/);
@@ -77,18 +75,13 @@ describe('keys never leak', () => {
     const echo = {
       error: { message: `Incorrect API key provided: ${KEY}. Yours: sk-l****************cdef` },
     };
-    api = await fakeApi((_, n) =>
-      n === 1 ? { status: 500, body: echo } : { status: 401, body: echo },
-    );
     const logs = captureLogs();
     process.env.IRSERVE_TEST_RERANK_KEY = KEY;
-    const config = {
-      base_url: api.url,
-      model: 'm',
-      api_key_env: 'IRSERVE_TEST_RERANK_KEY',
-      retries: 1,
-    };
-    app = await appWith([{ name: 'rr', engine: 'RerankAPI', config }], { logger: logs.logger });
+    const { api } = await rerank(
+      (_, n) => (n === 1 ? { status: 500, body: echo } : { status: 401, body: echo }),
+      { api_key_env: 'IRSERVE_TEST_RERANK_KEY', retries: 1 },
+      logs.logger,
+    );
     delete process.env.IRSERVE_TEST_RERANK_KEY;
     const { status, body } = await score();
     expect(api.calls[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
@@ -99,6 +92,25 @@ describe('keys never leak', () => {
     expect(everything).not.toContain(KEY);
     expect(everything).not.toContain('cdef');
     expect(everything).not.toContain('0123456789');
+  });
+
+  it('not from the base URL: user info and query string stay out of messages', async () => {
+    await harness.start(
+      () => ({ status: 403, body: { message: 'forbidden' } }),
+      (url) => {
+        const base = new URL(url);
+        base.username = 'user';
+        base.password = 'hunter2secret';
+        base.search = '?key=querysecret';
+        return [{ name: 'rr', engine: 'RerankAPI', config: { base_url: base.href, model: 'm' } }];
+      },
+    );
+    const { body } = await score();
+    expect(harness.api.calls[0]!.path).toBe('/v1/rerank?key=querysecret');
+    expect(body.error).toMatch(
+      /at http:\/\/127\.0\.0\.1:\d+\/v1\/rerank answered HTTP 403: forbidden$/,
+    );
+    expect(JSON.stringify(body)).not.toMatch(/hunter2|querysecret/);
   });
 
   it('not in a config error about the key field', async () => {
