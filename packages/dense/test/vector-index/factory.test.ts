@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { parseFactory, SUPPORTED_FACTORIES } from '../../src/vector-index/index.js';
+
+describe('parseFactory', () => {
+  it.each([
+    ['Flat', { kind: 'flat' }],
+    ['IDMap,Flat', { kind: 'flat' }],
+    ['HNSW32', { kind: 'hnsw', m: 32, quantization: 'f32' }],
+    ['HNSW16,Flat', { kind: 'hnsw', m: 16, quantization: 'f32' }],
+    ['HNSW32,SQ8', { kind: 'hnsw', m: 32, quantization: 'i8' }],
+    ['HNSW64,SQfp16', { kind: 'hnsw', m: 64, quantization: 'f16' }],
+    ['IVF1024,Flat', { kind: 'ivf-flat', nlist: 1024 }],
+    ['IVF256,PQ64', { kind: 'ivf-pq', nlist: 256, pqM: 64, pqBits: 8 }],
+    ['IVF256,PQ32x8', { kind: 'ivf-pq', nlist: 256, pqM: 32, pqBits: 8 }],
+  ])('%s', (s, expected) => {
+    expect(parseFactory(s)).toMatchObject({ ...expected, factory: s });
+  });
+
+  it.each([
+    'flat',
+    'hnsw32',
+    'HNSW',
+    'HNSW1',
+    'HNSW32,SQ4',
+    'IVF,Flat',
+    'IVF0,Flat',
+    'IVF64,PQ8x4',
+    'PQ2048x4fs',
+    'OPQ16,IVF64,PQ16',
+    '',
+  ])('rejects %j, listing the supported forms', (s) => {
+    expect(() => parseFactory(s)).toThrow(/supported forms|must be between/);
+    if (!/^(HNSW1|IVF0,Flat)$/.test(s)) {
+      expect(() => parseFactory(s)).toThrow(SUPPORTED_FACTORIES.join(', '));
+    }
+  });
+});
