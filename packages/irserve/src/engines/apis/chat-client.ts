@@ -61,8 +61,8 @@ export class ChatClient {
   }
 
   /**
-   * Sends `prompt` as the user message; `params` are further body fields. Our `model` and
-   * `messages` always win over `params`.
+   * Sends `prompt` as the user message; `params` are further body fields. Our `model`,
+   * `messages` and `stream: false` (the answer is read as one JSON body) win over `params`.
    *
    * @example
    * const { text } = await chat.complete('Say hi', { max_tokens: 5 });
@@ -74,7 +74,12 @@ export class ChatClient {
           { role: 'user', content: prompt },
         ]
       : [{ role: 'user', content: prompt }];
-    const answer = await this.#http.postJson(PATH, { ...params, model: this.#model, messages });
+    const answer = await this.#http.postJson(PATH, {
+      ...params,
+      model: this.#model,
+      messages,
+      stream: false,
+    });
     return this.#parse(answer);
   }
 

@@ -36,6 +36,7 @@ describe('LLMScorer', () => {
       max_tokens: 1,
       logprobs: true,
       top_logprobs: 20,
+      stream: false,
     });
   });
 
@@ -48,12 +49,12 @@ describe('LLMScorer', () => {
   it('sends system_prompt and request_kwargs; our fields win over request_kwargs', async () => {
     const api = await judge(judgeReply, {
       system_prompt: 'You are a judge.',
-      request_kwargs: { temperature: 0.7, seed: 1, model: 'ignored' },
+      request_kwargs: { temperature: 0.7, seed: 1, model: 'ignored', stream: true },
     });
     await score(['x']);
     const body = api.calls[0]!.body;
     expect(body.messages[0]).toEqual({ role: 'system', content: 'You are a judge.' });
-    expect(body).toMatchObject({ temperature: 0.7, seed: 1, model: 'qwen' });
+    expect(body).toMatchObject({ temperature: 0.7, seed: 1, model: 'qwen', stream: false });
   });
 
   it('does not expand a {passage} written inside the query', async () => {
