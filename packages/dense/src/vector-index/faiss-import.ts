@@ -1,13 +1,13 @@
 import type { FaissIndexData } from '../formats/index.js';
 import { FlatIndex } from './flat.js';
 import { IvfIndex } from './ivf.js';
-import type { SearchOptions, SearchResult, VectorIndex } from './types.js';
+import type { VectorIndex } from './types.js';
 
 /**
  * Turns a FAISS index read by `readFaissIndex` into an index of this package: `IndexFlat*` to
  * Flat, `IndexIVFFlat` to IVF-Flat (faiss's centroids, lists and nprobe kept), an HNSW over
  * flat storage to an exact Flat search over that storage (exact is at least as good; its graph
- * is not reused), `IndexIDMap` to its inner index with labels mapped to the external ids.
+ * is not reused), `IndexIDMap` to its inner index (labels are positions, as `index.ids` is).
  */
 export function fromFaiss(data: FaissIndexData, threads = 0): VectorIndex {
   switch (data.kind) {
@@ -18,7 +18,9 @@ export function fromFaiss(data: FaissIndexData, threads = 0): VectorIndex {
     case 'ivf-flat':
       return ivfFromFaiss(data, threads);
     case 'id-map':
-      return new RelabeledIndex(fromFaiss(data.index, threads), data.ids);
+      // Labels stay inner positions: `index.ids` lists ids in vector (insertion) order, which
+      // is how RoutIR names results; faiss's int64 external ids are not document ids.
+      return fromFaiss(data.index, threads);
   }
 }
 
@@ -47,31 +49,4 @@ function ivfFromFaiss(data: Extract<FaissIndexData, { kind: 'ivf-flat' }>, threa
   const nprobe = Math.max(1, data.nprobe);
   const ivf = { dim, metric: data.metric, nlist, centroids: data.centroids, offsets, ids, vectors };
   return new IvfIndex({ ...ivf, factory, nprobe }, { threads });
-}
-
-/** An index whose labels are translated through `ids` (FAISS `IndexIDMap`). */
-class RelabeledIndex implements VectorIndex {
-  readonly dim: number;
-  readonly metric: 'ip' | 'l2';
-  readonly count: number;
-  readonly factory: string;
-
-  constructor(
-    readonly inner: VectorIndex,
-    readonly ids: Float64Array,
-  ) {
-    this.dim = inner.dim;
-    this.metric = inner.metric;
-    this.count = inner.count;
-    this.factory = `IDMap,${inner.factory}`;
-  }
-
-  search(queries: Float32Array, k: number, options?: SearchOptions): SearchResult {
-    const result = this.inner.search(queries, k, options);
-    const { labels } = result;
-    for (let i = 0; i < labels.length; i++) {
-      if (labels[i]! >= 0) labels[i] = this.ids[labels[i]!]!;
-    }
-    return result;
-  }
 }
