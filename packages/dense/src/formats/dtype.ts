@@ -18,6 +18,21 @@ export interface Descr {
 /** True on little-endian hosts, where little-endian data can be viewed without swapping. */
 export const HOST_LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
+/**
+ * Permission to move misaligned array bytes back by up to 3 bytes inside the reader's own
+ * file buffer, so a float32 view needs no copy (copying 600 MB costs more than parsing it).
+ * `moved` remembers where each moved byte range now lives, in case a pickle reuses it.
+ */
+export interface Realign {
+  moved: WeakMap<Uint8Array, Uint8Array>;
+}
+
+/**
+ * Only ranges this long are moved: they come from BINBYTES, BINBYTES8 or BYTEARRAY8, whose
+ * length prefix (4 or 8 bytes) is the only thing the move overwrites.
+ */
+const MIN_REALIGN = 4096;
+
 /** Largest element count accepted: beyond any shard, and small enough that sizes stay exact. */
 const MAX_ELEMENTS = 2 ** 40;
 
@@ -64,6 +79,7 @@ export function decodeArray(
   shape: number[],
   fortran: boolean,
   file: string,
+  realign?: Realign,
 ): NpyArray {
   const count = shapeSize(shape, file);
   if (bytes.byteLength !== count * descr.size) {
@@ -75,7 +91,7 @@ export function decodeArray(
   const order = fortran && shape.length > 1 ? shape : null;
   switch (descr.char) {
     case 'f': {
-      const data = decodeFloats(bytes, descr, count);
+      const data = decodeFloats(bytes, descr, count, realign);
       return {
         kind: 'float',
         dtype: `float${descr.size * 8}` as NpyFloatDtype,
@@ -114,22 +130,36 @@ function reorder<T extends Float32Array | Float64Array | string[]>(
   return shape ? reorderFortran(data, shape) : data;
 }
 
-/** A copy of `bytes` in a fresh, aligned buffer: pickled and zipped data sits at any offset. */
-function aligned(bytes: Uint8Array, size: number): ArrayBuffer {
-  if (bytes.byteOffset % size === 0 && bytes.buffer instanceof ArrayBuffer) return bytes.buffer;
-  return bytes.slice().buffer;
+/**
+ * `bytes` where a `size`-byte typed array can view it: in place when aligned, moved back a few
+ * bytes when allowed (see {@link Realign}), else copied. Pickled data sits at any offset.
+ */
+function aligned(
+  bytes: Uint8Array,
+  size: number,
+  realign?: Realign,
+): { buffer: ArrayBuffer; offset: number } {
+  const source = realign?.moved.get(bytes) ?? bytes;
+  const { buffer, byteOffset, byteLength } = source;
+  if (!(buffer instanceof ArrayBuffer)) return { buffer: source.slice().buffer, offset: 0 };
+  const shift = byteOffset % size;
+  if (shift === 0) return { buffer, offset: byteOffset };
+  if (!realign || byteLength < MIN_REALIGN) return { buffer: source.slice().buffer, offset: 0 };
+  new Uint8Array(buffer).copyWithin(byteOffset - shift, byteOffset, byteOffset + byteLength);
+  realign.moved.set(bytes, new Uint8Array(buffer, byteOffset - shift, byteLength));
+  return { buffer, offset: byteOffset - shift };
 }
 
-function decodeFloats(bytes: Uint8Array, descr: Descr, count: number): Float32Array {
+function decodeFloats(
+  bytes: Uint8Array,
+  descr: Descr,
+  count: number,
+  realign?: Realign,
+): Float32Array {
   const native = descr.little === HOST_LITTLE;
-  if (native && descr.size === 4) {
-    const buffer = aligned(bytes, 4);
-    const offset = buffer === bytes.buffer ? bytes.byteOffset : 0;
-    return new Float32Array(buffer, offset, count);
-  }
-  if (native && descr.size === 2) {
-    const buffer = aligned(bytes, 2);
-    const offset = buffer === bytes.buffer ? bytes.byteOffset : 0;
+  if (native && (descr.size === 4 || descr.size === 2)) {
+    const { buffer, offset } = aligned(bytes, descr.size, realign);
+    if (descr.size === 4) return new Float32Array(buffer, offset, count);
     return decodeFloat16(new Uint16Array(buffer, offset, count));
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -5,6 +5,7 @@
 export { readNpy, parseNpy, writeNpy } from './npy.js';
 export type { WriteNpyOptions } from './npy.js';
 export { readPickle } from './pickle.js';
+export type { ParseOptions } from './pickle.js';
 export { writeDictShard } from './shard-write.js';
 export { readNpz } from './npz.js';
 export { readShard, listShards } from './shard.js';

@@ -7,7 +7,7 @@ import { FormatError } from './errors.js';
 import { toFloat16Bits } from './float16.js';
 import { readWhole, writeChunks } from './io.js';
 import { formatNpyHeader, parseNpyHeader } from './npy-header.js';
-import { readPickle } from './pickle.js';
+import { readPickle, type ParseOptions } from './pickle.js';
 import type { NpyArray } from './types.js';
 
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
@@ -50,12 +50,16 @@ export function parseNpyPreamble(bytes: Uint8Array, file: string) {
  *
  * @example parseNpy(await readFile('x.npy'), 'x.npy')  // { kind: 'float', shape: [n, d], data }
  */
-export function parseNpy(bytes: Uint8Array, file = '<buffer>'): NpyArray {
+export function parseNpy(
+  bytes: Uint8Array,
+  file = '<buffer>',
+  options: ParseOptions = {},
+): NpyArray {
   const { header, dataOffset } = parseNpyPreamble(bytes, file);
   const descr = parseDescr(header.descr, file);
   const body = bytes.subarray(dataOffset);
   if (descr.char === 'O') {
-    const value = readPickle(body, file);
+    const value = readPickle(body, file, options);
     if (
       value === null ||
       typeof value !== 'object' ||
@@ -75,7 +79,7 @@ export function parseNpy(bytes: Uint8Array, file = '<buffer>'): NpyArray {
 
 /** Reads a `.npy` file (numeric, string or pickled object array). */
 export async function readNpy(path: string): Promise<NpyArray> {
-  return parseNpy(await readWhole(path), path);
+  return parseNpy(await readWhole(path), path, { ownsInput: true });
 }
 
 /** The `.npy` preamble (magic, version 1.0 or 2.0, header padded to 64 bytes) for `header`. */

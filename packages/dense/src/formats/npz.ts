@@ -21,7 +21,11 @@ export function parseNpz(bytes: Uint8Array, file = '<buffer>'): Map<string, NpyA
   }
   const arrays = new Map<string, NpyArray>();
   for (const [name, member] of Object.entries(members)) {
-    arrays.set(name.slice(0, -'.npy'.length), parseNpy(member, `${file}:${name}`));
+    // fflate returns fresh buffers for every member: they are ours to realign.
+    arrays.set(
+      name.slice(0, -'.npy'.length),
+      parseNpy(member, `${file}:${name}`, { ownsInput: true }),
+    );
   }
   return arrays;
 }

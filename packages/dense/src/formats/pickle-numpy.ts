@@ -2,7 +2,7 @@
  * The numpy side of unpickling: the allow-listed globals, what calling them yields, and how
  * BUILD fills an ndarray or a dtype. Nothing is ever looked up by name beyond this list.
  */
-import { decodeArray, parseDescr, shapeSize, type Descr } from './dtype.js';
+import { decodeArray, parseDescr, shapeSize, type Descr, type Realign } from './dtype.js';
 import { FormatError } from './errors.js';
 import type { NpyArray, PickleTuple, PickleValue } from './types.js';
 
@@ -95,6 +95,7 @@ export function callGlobal(
   args: readonly Value[],
   file: string,
   pending: WeakSet<object>,
+  realign?: Realign,
 ): Value {
   const bad = (): never => {
     throw new FormatError(file, `unexpected arguments to ${fn.qualified}`);
@@ -113,7 +114,7 @@ export function callGlobal(
       return a instanceof DtypeBox && b instanceof Uint8Array ? scalar(a.descr, b, file) : bad();
     case 'frombuffer': {
       if (!(b instanceof DtypeBox) || !(a instanceof Uint8Array) || !isTuple(c)) return bad();
-      return decodeArray(a, b.descr, intTuple(c, file), d === 'F', file);
+      return decodeArray(a, b.descr, intTuple(c, file), d === 'F', file, realign);
     }
     case 'encode':
       return typeof a === 'string' && (b === 'latin1' || b === 'latin-1') ? latin1(a, file) : bad();
@@ -129,7 +130,13 @@ export function callGlobal(
 }
 
 /** BUILD: gives a `_reconstruct`ed array or a dtype its pickled state. */
-export function build(target: Value, state: Value, file: string, pending: WeakSet<object>): void {
+export function build(
+  target: Value,
+  state: Value,
+  file: string,
+  pending: WeakSet<object>,
+  realign?: Realign,
+): void {
   if (target instanceof DtypeBox) return buildDtype(target, state, file);
   if (!isNpyArray(target) || !pending.has(target)) {
     throw new FormatError(file, 'pickle BUILD on an object other than an ndarray or a dtype');
@@ -151,7 +158,7 @@ export function build(target: Value, state: Value, file: string, pending: WeakSe
   }
   if (!(data instanceof Uint8Array))
     throw new FormatError(file, 'ndarray state lacks its data bytes');
-  Object.assign(target, decodeArray(data, dtype.descr, shape, isFortran, file));
+  Object.assign(target, decodeArray(data, dtype.descr, shape, isFortran, file, realign));
 }
 
 function buildDtype(target: DtypeBox, state: Value, file: string): void {

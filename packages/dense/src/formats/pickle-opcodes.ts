@@ -120,7 +120,8 @@ export const OPCODES: ReadonlyMap<number, Handler> = new Map<number, Handler>([
   [op('C'), (m) => m.push(m.input.take(m.input.u8()))],
   [op('B'), (m) => m.push(m.input.take(m.input.u32()))],
   [0x8e, (m) => m.push(m.input.take(m.input.u64()))],
-  [0x96, (m) => m.push(m.input.take(m.input.u64()).slice())],
+  // bytearray: a view like bytes; nothing here writes to it.
+  [0x96, (m) => m.push(m.input.take(m.input.u64()))],
   [op('c'), textGlobal],
   [0x93, stackGlobal],
   [op('R'), (m) => m.reduce()],

@@ -6,9 +6,18 @@
  */
 import { FormatError } from './errors.js';
 import { callGlobal, DtypeBox, Global, build, isTuple, type Value } from './pickle-numpy.js';
+import type { Realign } from './dtype.js';
 import { PickleCursor } from './pickle-cursor.js';
 import { OPCODES } from './pickle-opcodes.js';
 import type { PickleDict, PickleValue } from './types.js';
+
+export interface ParseOptions {
+  /**
+   * The caller hands the buffer over: large misaligned arrays may be moved within it (by up
+   * to 3 bytes) and returned as views of it instead of copies. Default false.
+   */
+  ownsInput?: boolean;
+}
 
 /** Bounds that no numpy pickle approaches but that keep hostile input from exhausting memory. */
 const LIMITS = { stack: 1 << 24, memo: 1 << 24, marks: 1 << 12 };
@@ -25,6 +34,7 @@ export class Machine {
   constructor(
     readonly input: PickleCursor,
     readonly file: string,
+    readonly realign?: Realign,
   ) {}
 
   fail(reason: string): never {
@@ -104,12 +114,12 @@ export class Machine {
     const fn = this.pop();
     if (!(fn instanceof Global)) this.fail('pickle REDUCE on a non-callable');
     if (!isTuple(args)) this.fail('pickle REDUCE arguments are not a tuple');
-    this.push(callGlobal(fn, args.items, this.file, this.pending));
+    this.push(callGlobal(fn, args.items, this.file, this.pending, this.realign));
   }
 
   build(): void {
     const state = this.pop();
-    build(this.top(), state, this.file, this.pending);
+    build(this.top(), state, this.file, this.pending, this.realign);
   }
 
   tuple(items: Value[]): void {
@@ -129,8 +139,13 @@ export class Machine {
  *
  * @example readPickle(bytes, 'shard.npy')  // Map { 'features' => {...}, 'ids' => [...] }
  */
-export function readPickle(bytes: Uint8Array, file = '<buffer>'): PickleValue {
-  const machine: Machine = new Machine(new PickleCursor(bytes, file), file);
+export function readPickle(
+  bytes: Uint8Array,
+  file = '<buffer>',
+  options: ParseOptions = {},
+): PickleValue {
+  const realign = options.ownsInput ? { moved: new WeakMap<Uint8Array, Uint8Array>() } : undefined;
+  const machine: Machine = new Machine(new PickleCursor(bytes, file), file, realign);
   while (machine.result === undefined) {
     if (machine.input.done()) machine.fail('truncated pickle: no STOP');
     const op = machine.input.u8();

@@ -27,7 +27,7 @@ export async function readShard(path: string): Promise<Shard> {
   }
   if (ext !== '.npy')
     throw new FormatError(path, `unsupported shard extension ${JSON.stringify(ext)}`);
-  const array = parseNpy(bytes, path);
+  const array = parseNpy(bytes, path, { ownsInput: true });
   const dict = array.kind === 'object' && array.shape.length === 0 ? array.data[0] : undefined;
   if (!(dict instanceof Map)) {
     throw new FormatError(
