@@ -1,0 +1,65 @@
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FlatIndex, type Metric } from '../../src/vector-index/index.js';
+import { BatchDots } from '../../src/vector-index/simd/batch-dots.js';
+import { ParallelDots } from '../../src/vector-index/simd/parallel-dots.js';
+import { exactTopK, randomVectors, recall } from './helpers.js';
+
+const K = 10;
+
+describe('batched SIMD kernel for exact search', () => {
+  it.each<[Metric, number, number, number]>([
+    ['ip', 8, 500, 7], // one query block, one tile, odd query count
+    ['l2', 10, 301, 5], // a dimension that is not a multiple of 4, an odd vector count
+    ['ip', 3000, 900, 70], // several tiles (349 rows each) and two query blocks
+    ['l2', 3000, 701, 66],
+  ])('%s, dim %i, %i vectors, %i queries: the exact top 10', (metric, dim, n, nq) => {
+    const data = randomVectors(n, dim, 3, metric === 'ip');
+    const queries = randomVectors(nq, dim, 4, metric === 'ip');
+    const result = new FlatIndex(data, dim, metric, { threads: 1 }).search(queries, K);
+    expect(recall(result, exactTopK(data, queries, dim, K, metric), K)).toBe(1);
+    for (let q = 0; q < nq; q++) {
+      const row = result.scores.subarray(q * K, (q + 1) * K);
+      for (let i = 1; i < K; i++) expect(row[i - 1]!).toBeGreaterThanOrEqual(row[i]! - 1e-5);
+    }
+  });
+
+  it('pads with -1 when fewer than k vectors exist', () => {
+    const data = randomVectors(3, 16, 5);
+    const result = new BatchDots(16).search(data, 3, randomVectors(4, 16, 6), 5);
+    expect([...result.labels.subarray(0, 5)].filter((l) => l >= 0).sort()).toEqual([0, 1, 2]);
+    expect(result.labels[3]).toBe(-1);
+    expect(result.scores[4]).toBe(-Infinity);
+  });
+
+  it('splits the vectors over helper threads and merges the same top k', () => {
+    const dim = 16;
+    const n = 20_000;
+    const data = randomVectors(n, dim, 7);
+    const shared = new Float32Array(new SharedArrayBuffer(data.byteLength));
+    shared.set(data);
+    const queries = randomVectors(12, dim, 8);
+    const parallel = new ParallelDots(dim, 3).search(shared, n, queries, K);
+    const single = new BatchDots(dim).search(data, n, queries, K);
+    expect([...parallel.labels]).toEqual([...single.labels]);
+    expect(recall(parallel, exactTopK(data, queries, dim, K, 'ip'), K)).toBe(1);
+  });
+
+  it('FlatIndex answers batches through threads and single queries through usearch alike', () => {
+    const dim = 24;
+    const data = randomVectors(9000, dim, 9);
+    const queries = randomVectors(5, dim, 10);
+    const index = new FlatIndex(data, dim, 'ip', { threads: 2 });
+    const batched = index.search(queries, K);
+    for (let q = 0; q < 5; q++) {
+      const one = index.search(queries.subarray(q * dim, (q + 1) * dim), K);
+      expect([...one.labels]).toEqual([...batched.labels.subarray(q * K, (q + 1) * K)]);
+    }
+  });
+
+  it('the compiled kernel is up to date with dots.wat', () => {
+    const script = resolve(import.meta.dirname, '../../../../scripts/build-wasm.mjs');
+    expect(() => execFileSync(process.execPath, [script, '--check'])).not.toThrow();
+  });
+});
