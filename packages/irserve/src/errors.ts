@@ -81,12 +81,13 @@ export const ERROR_CATALOG = {
   ERR_UPSTREAM: {
     http: 502,
     grpc: GrpcStatus.UNAVAILABLE,
-    summary: 'A remote instance behind a relay failed or answered with an error.',
+    summary:
+      'A remote instance behind a relay, or a model API behind an engine, failed or answered with an error.',
   },
   ERR_UPSTREAM_TIMEOUT: {
     http: 504,
     grpc: GrpcStatus.DEADLINE_EXCEEDED,
-    summary: 'A remote instance behind a relay did not answer in time.',
+    summary: 'A remote instance or a model API did not answer in time.',
   },
   ERR_ENGINE: {
     http: 500,
