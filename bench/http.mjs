@@ -1,18 +1,24 @@
 // HTTP throughput of irserve against a plain node:http JSON server, run side by side.
 //
-//   npm run build && node bench/http.mjs [--duration 5]
+//   npm run build && node bench/http.mjs [--duration 5] [--rounds 3] [--pin]
 //
 // Each server runs in its own child process; autocannon drives it from this process.
 // Prints requests/s and p50/p99 latency for each case.
-import { fork } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
 const { values } = parseArgs({
-  options: { duration: { type: 'string', default: '5' }, role: { type: 'string' } },
+  options: {
+    duration: { type: 'string', default: '5' },
+    role: { type: 'string' },
+    pin: { type: 'boolean', default: false },
+    rounds: { type: 'string', default: '3' },
+  },
 });
 const duration = Number(values.duration);
+const rounds = Number(values.rounds);
 
 // Every server answers the same envelope with the same ten scores, so bodies are equal in size.
 const TEN_SCORES = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`doc${i}`, 10 - i]));
@@ -50,20 +56,21 @@ async function serveIrserve() {
   return app.listen({ port: 0, host: '127.0.0.1' });
 }
 
+/** The least a JSON server does per request: read and parse the body, build and serialize an answer. */
 async function servePlain() {
-  const body = JSON.stringify({
-    cached: true,
-    processed: true,
-    query: 'q',
-    scores: TEN_SCORES,
-    service: 'plain',
-    timestamp: 0,
-  });
   const server = createServer((req, res) => {
     let data = '';
     req.on('data', (chunk) => (data += chunk));
     req.on('end', () => {
-      JSON.parse(data || '{}');
+      const { query } = JSON.parse(data || '{}');
+      const body = JSON.stringify({
+        cached: true,
+        processed: true,
+        query,
+        scores: TEN_SCORES,
+        service: 'plain',
+        timestamp: Date.now() / 1000,
+      });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(body);
     });
@@ -95,8 +102,11 @@ if (values.role) {
       : values.role === 'fastify'
         ? await serveFastify()
         : await serveIrserve();
+  // A parent that dies (or is interrupted) takes its servers with it.
+  process.on('disconnect', () => process.exit(0));
   process.send({ url });
 } else {
+  if (values.pin) spawnSync('taskset', ['-apc', '0', String(process.pid)], { stdio: 'ignore' });
   await main();
 }
 
@@ -105,6 +115,9 @@ function startServer(role) {
     const child = fork(new URL(import.meta.url).pathname, ['--role', role], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
+    // --pin: the server gets CPU 1 to itself and the load generator CPU 0 (Linux `taskset`),
+    // so every server is measured on one whole core instead of competing with autocannon.
+    if (values.pin) spawnSync('taskset', ['-apc', '1', String(child.pid)], { stdio: 'ignore' });
     child.once('message', ({ url }) => resolve({ url, child }));
     child.once('error', reject);
   });
@@ -127,37 +140,50 @@ async function load(url, connections, body) {
   };
 }
 
+function median(xs) {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+}
+
+/**
+ * Runs every case `rounds` times, interleaved (plain, Fastify, hit, miss, plain, ...), so slow
+ * phases of a shared machine hit all cases alike; reports each case's median run, and its
+ * ratio to plain as the median of the per-round ratios.
+ */
+async function compare(servers, connections, query) {
+  const cases = [
+    ['plain node:http JSON', servers.plain, 'plain'],
+    ['minimal Fastify route (control)', servers.fastify, 'fastify'],
+    ['irserve /search cache hit', servers.irserve, 'cached'],
+    ['irserve /search no cache', servers.irserve, 'uncached'],
+  ];
+  const runs = cases.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, [, server, service]] of cases.entries()) {
+      runs[i].push(await load(server.url, connections, { service, ...query }));
+    }
+  }
+  return cases.map(([name], i) => {
+    const mid = runs[i].find((r) => r.rps === median(runs[i].map((x) => x.rps)));
+    const ratios = runs[i].map((r, round) => r.rps / runs[0][round].rps);
+    return {
+      case: name,
+      connections,
+      ...mid,
+      'vs plain': i === 0 ? '' : `${(100 * median(ratios)).toFixed(0)}%`,
+    };
+  });
+}
+
 async function main() {
-  const plain = await startServer('plain');
-  const irserve = await startServer('irserve');
-  const fastify = await startServer('fastify');
+  const servers = {
+    plain: await startServer('plain'),
+    irserve: await startServer('irserve'),
+    fastify: await startServer('fastify'),
+  };
+  const { plain, irserve, fastify } = servers;
   const rows = [];
   const query = { query: 'neural retrieval', limit: 10 };
-  for (const connections of [1, 16, 64]) {
-    const base = await load(plain.url, connections, { service: 'plain', ...query });
-    rows.push({ case: 'plain node:http JSON', connections, ...base });
-    const minimal = await load(fastify.url, connections, { service: 'fastify', ...query });
-    rows.push({
-      case: 'minimal Fastify route (control)',
-      connections,
-      ...minimal,
-      'vs plain': `${((100 * minimal.rps) / base.rps).toFixed(0)}%`,
-    });
-    const hit = await load(irserve.url, connections, { service: 'cached', ...query });
-    rows.push({
-      case: 'irserve /search cache hit',
-      connections,
-      ...hit,
-      'vs plain': `${((100 * hit.rps) / base.rps).toFixed(0)}%`,
-    });
-    const miss = await load(irserve.url, connections, { service: 'uncached', ...query });
-    rows.push({
-      case: 'irserve /search no cache',
-      connections,
-      ...miss,
-      'vs plain': `${((100 * miss.rps) / base.rps).toFixed(0)}%`,
-    });
-  }
+  for (const connections of [1, 16, 64]) rows.push(...(await compare(servers, connections, query)));
   const sleepy = await load(irserve.url, 256, { service: 'sleepy', ...query });
   rows.push({
     case: 'irserve 20 ms/batch, batch 32',

@@ -11,11 +11,22 @@ const MAX_PLAIN_KEY = 200;
  * never does. Uint8Array parts are keyed by content.
  */
 export function hashKey(parts: readonly unknown[]): string {
-  const json = JSON.stringify(parts, (_key, value: unknown) =>
-    value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value,
-  );
+  // A replacer function takes JSON.stringify off its fast path: use it only when bytes are
+  // present. (Bytes nested deeper still key by content, as `{"0":..}` objects.)
+  const json = parts.some(holdsBytes)
+    ? JSON.stringify(parts, (_key, value: unknown) =>
+        value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value,
+      )
+    : JSON.stringify(parts);
   if (json.length <= MAX_PLAIN_KEY) return json;
   return createHash('sha256').update(json).digest('base64url').slice(0, 32);
+}
+
+function holdsBytes(part: unknown): boolean {
+  return (
+    part instanceof Uint8Array ||
+    (Array.isArray(part) && part.some((item) => item instanceof Uint8Array))
+  );
 }
 
 /**
