@@ -12,8 +12,8 @@ const MAX_PLAIN_KEY = 200;
  */
 export function hashKey(parts: readonly unknown[]): string {
   // A replacer function takes JSON.stringify off its fast path: use it only when bytes are
-  // present. (Bytes nested deeper still key by content, as `{"0":..}` objects.)
-  const json = parts.some(holdsBytes)
+  // present. (Bytes nested deeper, in extra fields, still key by content, as `{"0":..}`.)
+  const json = parts.some((part) => holdsBytes(part))
     ? JSON.stringify(parts, (_key, value: unknown) =>
         value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value,
       )
@@ -22,11 +22,10 @@ export function hashKey(parts: readonly unknown[]): string {
   return createHash('sha256').update(json).digest('base64url').slice(0, 32);
 }
 
-function holdsBytes(part: unknown): boolean {
-  return (
-    part instanceof Uint8Array ||
-    (Array.isArray(part) && part.some((item) => item instanceof Uint8Array))
-  );
+/** Whether `part` is bytes or an array holding bytes within two levels (bytes passages). */
+function holdsBytes(part: unknown, depth = 2): boolean {
+  if (part instanceof Uint8Array) return true;
+  return depth > 0 && Array.isArray(part) && part.some((item) => holdsBytes(item, depth - 1));
 }
 
 /**

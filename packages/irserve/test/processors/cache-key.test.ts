@@ -14,11 +14,14 @@ describe('cache keys', () => {
 
   it('score keys depend on the passages, bytes by content', () => {
     const key = cacheKeyFunction('score', 's', []);
-    const bytes = (...b: number[]) => new Uint8Array(b);
-    const r = (passages: (string | Uint8Array)[]) => ({ service: 's', query: 'q', passages });
+    const bytes = (...b: number[]) => [new Uint8Array(b)];
+    const r = (passages: (string | Uint8Array[])[]) => ({ service: 's', query: 'q', passages });
     expect(key(r([bytes(1, 2)]))).toBe(key(r([bytes(1, 2)])));
     expect(key(r([bytes(1, 2)]))).not.toBe(key(r([bytes(1, 3)])));
     expect(key(r(['AQI=']))).not.toBe(key(r(['a'])));
+    // Bytes are keyed as base64, compactly (not as objects with one key per byte).
+    expect(key(r([[new Uint8Array(1000)]]))).toHaveLength('s:'.length + 32);
+    expect(hashKey(['q', [[new Uint8Array([1, 2])]]])).toBe('["q",[["AQI="]]]');
   });
 
   it('short keys are their JSON; long ones a fixed-size hash', () => {
