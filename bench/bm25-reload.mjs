@@ -119,9 +119,7 @@ try {
   await reloaded.close();
 
   const mib = (b) => (b / 2 ** 20).toFixed(0);
-  console.log(
-    `| documents | corpus | index file | build | reload | first query |`,
-  );
+  console.log(`| documents | corpus | index file | build | reload | first query |`);
   console.log(`|---|---|---|---|---|---|`);
   console.log(
     `| ${N.toLocaleString('en')} | ${mib(corpusBytes)} MiB (written in ${(corpusMs / 1000).toFixed(1)} s) | ${mib(indexBytes)} MiB | ${(buildMs / 1000).toFixed(1)} s | ${reloadMs.toFixed(0)} ms | ${firstQueryMs.toFixed(1)} ms |`,
