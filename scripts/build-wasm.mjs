@@ -38,8 +38,9 @@ const wabt = await wabtInit();
 let stale = 0;
 for (const dir of ['packages']) {
   for await (const path of watFiles(join(root, dir))) {
-    const module = wabt.parseWat(path, await readFile(path, 'utf8'), { simd: true });
-    module.validate();
+    const features = { simd: true, threads: true };
+    const module = wabt.parseWat(path, await readFile(path, 'utf8'), features);
+    module.validate(features);
     const { buffer } = module.toBinary({});
     const name = path.slice(path.lastIndexOf('/') + 1, -'.wat'.length);
     const target = path.slice(0, -'.wat'.length) + '-wasm.ts';

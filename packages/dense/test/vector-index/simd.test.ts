@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FlatIndex, type Metric } from '../../src/vector-index/index.js';
-import { BatchDots } from '../../src/vector-index/simd/batch-dots.js';
+import { DotsKernel } from '../../src/vector-index/simd/dots-kernel.js';
 import { ParallelDots } from '../../src/vector-index/simd/parallel-dots.js';
+import { shareVectors } from '../../src/vector-index/simd/shared-vectors.js';
 import { exactTopK, randomVectors, recall } from './helpers.js';
 
 const K = 10;
@@ -26,8 +27,8 @@ describe('batched SIMD kernel for exact search', () => {
   });
 
   it('pads with -1 when fewer than k vectors exist', () => {
-    const data = randomVectors(3, 16, 5);
-    const result = new BatchDots(16).search(data, 3, randomVectors(4, 16, 6), 5);
+    const layout = shareVectors(randomVectors(3, 16, 5), 16, 1)!;
+    const result = new DotsKernel(layout, 0).search(0, 3, randomVectors(4, 16, 6), 5);
     expect([...result.labels.subarray(0, 5)].filter((l) => l >= 0).sort()).toEqual([0, 1, 2]);
     expect(result.labels[3]).toBe(-1);
     expect(result.scores[4]).toBe(-Infinity);
@@ -37,25 +38,49 @@ describe('batched SIMD kernel for exact search', () => {
     const dim = 16;
     const n = 20_000;
     const data = randomVectors(n, dim, 7);
-    const shared = new Float32Array(new SharedArrayBuffer(data.byteLength));
-    shared.set(data);
+    const layout = shareVectors(data, dim, 3)!;
     const queries = randomVectors(12, dim, 8);
-    const parallel = new ParallelDots(dim, 3).search(shared, n, queries, K);
-    const single = new BatchDots(dim).search(data, n, queries, K);
+    const parallel = new ParallelDots(layout, 3).search(queries, K);
+    const single = new DotsKernel(layout, 0).search(0, n, queries, K);
     expect([...parallel.labels]).toEqual([...single.labels]);
     expect(recall(parallel, exactTopK(data, queries, dim, K, 'ip'), K)).toBe(1);
   });
 
-  it('FlatIndex answers batches through threads and single queries through usearch alike', () => {
-    const dim = 24;
-    const data = randomVectors(9000, dim, 9);
-    const queries = randomVectors(5, dim, 10);
-    const index = new FlatIndex(data, dim, 'ip', { threads: 2 });
-    const batched = index.search(queries, K);
-    for (let q = 0; q < 5; q++) {
-      const one = index.search(queries.subarray(q * dim, (q + 1) * dim), K);
-      expect([...one.labels]).toEqual([...batched.labels.subarray(q * K, (q + 1) * K)]);
+  it.each<Metric>(['ip', 'l2'])(
+    'FlatIndex (%s) answers a batch and its queries one by one alike, on 2 threads',
+    (metric) => {
+      const dim = 22;
+      const data = randomVectors(9000, dim, 9, metric === 'ip');
+      const queries = randomVectors(5, dim, 10, metric === 'ip');
+      const index = new FlatIndex(data, dim, metric, { threads: 2 });
+      const batched = index.search(queries, K);
+      for (let q = 0; q < 5; q++) {
+        const one = index.search(queries.subarray(q * dim, (q + 1) * dim), K);
+        expect([...one.labels]).toEqual([...batched.labels.subarray(q * K, (q + 1) * K)]);
+      }
+      expect(recall(batched, exactTopK(data, queries, dim, K, metric), K)).toBe(1);
+      // Rows are padded to 24 floats in shared memory; the vectors read back unpadded.
+      expect([...index.vector(8999)]).toEqual([...data.subarray(8999 * dim)]);
+      expect([...index.vectors]).toEqual([...data]);
+    },
+  );
+
+  it.each<Metric>(['ip', 'l2'])('usearch (kernel: false, %s) finds the same top k', (metric) => {
+    const data = randomVectors(2000, 32, 13, metric === 'ip');
+    const queries = randomVectors(6, 32, 14, metric === 'ip');
+    const viaKernel = new FlatIndex(data, 32, metric).search(queries, K);
+    const viaUsearch = new FlatIndex(data, 32, metric, { kernel: false }).search(queries, K);
+    expect([...viaUsearch.labels]).toEqual([...viaKernel.labels]);
+    for (let i = 0; i < viaKernel.scores.length; i++) {
+      expect(viaUsearch.scores[i]).toBeCloseTo(viaKernel.scores[i]!, 5);
     }
+  });
+
+  it('a single query over few vectors takes the one-query kernel', () => {
+    const data = randomVectors(50, 12, 11);
+    const query = randomVectors(1, 12, 12);
+    const result = new FlatIndex(data, 12, 'ip', { threads: 1 }).search(query, 3);
+    expect([...result.labels]).toEqual([...exactTopK(data, query, 12, 3, 'ip')]);
   });
 
   it('the compiled kernel is up to date with dots.wat', () => {

@@ -1,14 +1,18 @@
 /**
- * A helper thread of {@link ParallelDots}: searches its share of the vectors with its own
- * kernel and writes the top-k into shared memory, then wakes the caller, which waits with
- * `Atomics.wait` (the search stays synchronous).
+ * A helper thread of {@link ParallelDots}: searches its range of the shared vectors with its
+ * own kernel instance and writes the top-k into shared memory, then wakes the caller, which
+ * waits with `Atomics.wait` (the search stays synchronous).
  */
-import { parentPort } from 'node:worker_threads';
-import { BatchDots } from './batch-dots.js';
+import { parentPort, workerData } from 'node:worker_threads';
+import { DotsKernel } from './dots-kernel.js';
+import type { SharedLayout } from './shared-vectors.js';
+
+export interface DotsWorkerData {
+  layout: SharedLayout;
+  slot: number;
+}
 
 export interface DotsTask {
-  vectors: Float32Array;
-  dim: number;
   start: number;
   end: number;
   queries: Float32Array;
@@ -20,29 +24,14 @@ export interface DotsTask {
   done: Int32Array;
 }
 
-function run(task: DotsTask, kernels: Map<number, BatchDots>): void {
-  let kernel = kernels.get(task.dim);
-  if (!kernel) kernels.set(task.dim, (kernel = new BatchDots(task.dim)));
-  const { start, end, dim } = task;
-  const result = kernel.search(
-    task.vectors.subarray(start * dim, end * dim),
-    end - start,
-    task.queries,
-    task.k,
-    task.squaredNorms?.subarray(start, end),
-  );
-  for (let i = 0; i < result.labels.length; i++) {
-    const label = result.labels[i]!;
-    task.labels[i] = label < 0 ? -1 : label + start;
-  }
-  task.scores.set(result.scores);
-}
-
 if (parentPort) {
-  const kernels = new Map<number, BatchDots>();
+  const { layout, slot } = workerData as DotsWorkerData;
+  const kernel = new DotsKernel(layout, slot);
   parentPort.on('message', (task: DotsTask) => {
     try {
-      run(task, kernels);
+      const result = kernel.search(task.start, task.end, task.queries, task.k, task.squaredNorms);
+      task.labels.set(result.labels);
+      task.scores.set(result.scores);
       Atomics.store(task.done, 0, 1);
     } catch {
       Atomics.store(task.done, 0, 2);

@@ -1,13 +1,15 @@
 ;; Batched inner products for exact (Flat) search: out[i * nt + j] = dot(Q_i, T_j).
 ;;
 ;; Q holds nq query rows (nq a multiple of 4), T holds nt vector rows (nt a multiple of 2),
-;; both with `stride` bytes per row (a multiple of 16, zero-padded). Each pass loads two
+;; both with `stride` bytes per row (a multiple of 16, zero-padded). The memory is shared: the
+;; vectors are searched in place by several threads, each with its own scratch area for
+;; queries and scores. Each pass loads two
 ;; vectors and four queries per 16 bytes and keeps eight f32x4 accumulators, so every load
 ;; feeds two to four multiply-adds; the two vectors stay in L1 while all queries stream from
 ;; L2. `dot1` serves one query against four vectors per pass, for batches smaller than four.
 ;; Compiled to dots-wasm.ts by scripts/build-wasm.mjs; edit this file, not that one.
 (module
-  (memory (export "memory") 1)
+  (import "env" "memory" (memory 1 65536 shared))
 
   (func $hsum (param $v v128) (result f32)
     (f32.add

@@ -1,49 +1,42 @@
 import { Worker } from 'node:worker_threads';
 import { TopK } from '../top-k.js';
 import { emptyResult, type SearchResult } from '../types.js';
-import { BatchDots } from './batch-dots.js';
-import type { DotsTask } from './dots-worker.js';
+import { DotsKernel } from './dots-kernel.js';
+import type { DotsTask, DotsWorkerData } from './dots-worker.js';
+import type { SharedLayout } from './shared-vectors.js';
 
 /** A thread is worth its hand-off only with this many vectors to scan. */
-export const MIN_ROWS_PER_THREAD = 4096;
+const MIN_ROWS_PER_THREAD = 4096;
 
 /**
- * {@link BatchDots} over several threads: the vectors (in shared memory) are split in equal
- * ranges; the calling thread searches the first while helper threads search the rest, then it
- * merges the per-range top-k. Synchronous: the caller blocks in `Atomics.wait`, as it would
- * inside a native multi-threaded search. Helpers are started on first use and `unref`ed.
+ * {@link DotsKernel} over several threads: the shared vectors are split in equal ranges; the
+ * calling thread searches the first while helper threads search the others, then it merges the
+ * per-range top-k. Synchronous: the caller blocks in `Atomics.wait`, as it would inside a
+ * native multi-threaded search. Helpers start on first use and are `unref`ed.
  */
 export class ParallelDots {
-  readonly #dim: number;
+  readonly #layout: SharedLayout;
   readonly #threads: number;
-  readonly #local: BatchDots;
+  readonly #local: DotsKernel;
   readonly #workers: Worker[] = [];
 
-  constructor(dim: number, threads: number) {
-    this.#dim = dim;
+  /** `layout` must have a scratch area per thread (`shareVectors(..., threads)`). */
+  constructor(layout: SharedLayout, threads: number) {
+    this.#layout = layout;
     this.#threads = Math.max(1, threads);
-    this.#local = new BatchDots(dim);
+    this.#local = new DotsKernel(layout, 0);
   }
 
-  search(
-    vectors: Float32Array,
-    count: number,
-    queries: Float32Array,
-    k: number,
-    squaredNorms?: Float32Array,
-  ): SearchResult {
+  search(queries: Float32Array, k: number, squaredNorms?: Float32Array): SearchResult {
+    const count = this.#layout.count;
     const parts = Math.min(this.#threads, Math.max(1, Math.floor(count / MIN_ROWS_PER_THREAD)));
-    if (parts === 1 || !(vectors.buffer instanceof SharedArrayBuffer)) {
-      return this.#local.search(vectors, count, queries, k, squaredNorms);
-    }
-    const n = queries.length / this.#dim;
+    if (parts === 1) return this.#local.search(0, count, queries, k, squaredNorms);
+    const n = queries.length / this.#layout.dim;
     const sharedQueries = new Float32Array(new SharedArrayBuffer(queries.byteLength));
     sharedQueries.set(queries);
     const bounds = Array.from({ length: parts + 1 }, (_, p) => Math.round((count * p) / parts));
     const tasks = bounds.slice(1, -1).map((start, p) => {
       const task: DotsTask = {
-        vectors,
-        dim: this.#dim,
         start,
         end: bounds[p + 2]!,
         queries: sharedQueries,
@@ -53,10 +46,10 @@ export class ParallelDots {
         scores: new Float32Array(new SharedArrayBuffer(n * k * 4)),
         done: new Int32Array(new SharedArrayBuffer(4)),
       };
-      this.#worker(p).postMessage(task);
+      this.#worker(p + 1).postMessage(task);
       return task;
     });
-    const own = this.#local.search(vectors, bounds[1]!, queries, k, squaredNorms);
+    const own = this.#local.search(0, bounds[1]!, queries, k, squaredNorms);
     for (const task of tasks) {
       Atomics.wait(task.done, 0, 0);
       if (task.done[0] !== 1) throw new Error('a Flat search thread failed');
@@ -64,12 +57,12 @@ export class ParallelDots {
     return merge([own, ...tasks], n, k);
   }
 
-  #worker(index: number): Worker {
-    let worker = this.#workers[index];
+  #worker(slot: number): Worker {
+    let worker = this.#workers[slot];
     if (!worker) {
-      worker = startWorker();
+      worker = startWorker({ layout: this.#layout, slot });
       worker.unref();
-      this.#workers[index] = worker;
+      this.#workers[slot] = worker;
     }
     return worker;
   }
@@ -94,11 +87,12 @@ function merge(parts: SearchResult[], n: number, k: number): SearchResult {
  * The compiled `dots-worker.js` beside this file; from TypeScript sources (tests), the `.ts`
  * file through tsx's loader registered inside the worker, as the BM25 build worker does.
  */
-function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./dots-worker.js', import.meta.url));
+function startWorker(workerData: DotsWorkerData): Worker {
+  if (!import.meta.url.endsWith('.ts')) {
+    return new Worker(new URL('./dots-worker.js', import.meta.url), { workerData });
+  }
   const tsxApi = import.meta.resolve('tsx/esm/api');
   const entry = new URL('./dots-worker.ts', import.meta.url).href;
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(bootstrap, { eval: true });
+  return new Worker(bootstrap, { eval: true, workerData });
 }

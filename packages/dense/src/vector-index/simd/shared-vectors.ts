@@ -1,0 +1,90 @@
+import { dotsWasm } from './dots-wasm.js';
+
+/** The slice of the WebAssembly API used here (@types/node 20 does not declare it). */
+interface WasmMemory {
+  buffer: ArrayBuffer | SharedArrayBuffer;
+}
+interface WasmApi {
+  Memory: new (descriptor: { initial: number; maximum: number; shared: boolean }) => WasmMemory;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: unknown };
+}
+
+export interface DotsExports {
+  dots(q: number, nq: number, t: number, nt: number, stride: number, out: number): void;
+  dot1(query: number, t: number, nt: number, stride: number, out: number): void;
+}
+
+const PAGE = 65536;
+/** wasm32 addresses 4 GiB; the kernel module declares that maximum. */
+const MAX_PAGES = 65536;
+/** Vectors scored per kernel call: their scores stay in cache while the heaps read them. */
+const TILE_BYTES = 4 << 20;
+/** Queries per kernel call: 64 rows of a 768-d model are 192 KiB, which stay in L2. */
+export const QUERY_BLOCK = 64;
+/** Rows past the last vector that the kernels may read (they work on groups of 4). */
+const TAIL_ROWS = 4;
+
+/** Where things are in the shared memory, for every thread. */
+export interface SharedLayout {
+  memory: WasmMemory;
+  dim: number;
+  /** Floats per row: `dim` rounded up to a multiple of 4 (the kernel reads 4 at a time). */
+  stride: number;
+  count: number;
+  /** Rows per kernel call. */
+  tileRows: number;
+  /** Bytes of one thread's scratch: a query block, then its scores for one tile. */
+  scratchBytes: number;
+  /** Byte offset of the first vector. */
+  vectorsOffset: number;
+}
+
+/** The kernel instantiated over `layout.memory` (one per thread). */
+export function instantiateDots(layout: SharedLayout): DotsExports {
+  const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+  const instance = new wasm.Instance(new wasm.Module(dotsWasm), {
+    env: { memory: layout.memory },
+  });
+  return instance.exports as DotsExports;
+}
+
+/**
+ * Copies `vectors` (`count` rows of `dim`) into a shared WebAssembly memory, rows padded to a
+ * multiple of 4 floats, after one scratch area per thread. Undefined when it would not fit the
+ * 4 GiB a wasm32 memory can address, or the memory cannot be had.
+ */
+export function shareVectors(
+  vectors: Float32Array,
+  dim: number,
+  threads: number,
+): SharedLayout | undefined {
+  const count = vectors.length / dim;
+  const stride = Math.ceil(dim / 4) * 4;
+  const rowBytes = stride * 4;
+  const tileRows = Math.max(4, Math.floor(TILE_BYTES / rowBytes) & ~3);
+  const scratchBytes = QUERY_BLOCK * rowBytes + QUERY_BLOCK * tileRows * 4;
+  const vectorsOffset = threads * scratchBytes;
+  const pages = Math.ceil((vectorsOffset + (count + TAIL_ROWS) * rowBytes) / PAGE);
+  if (pages > MAX_PAGES) return undefined;
+  let memory: WasmMemory;
+  try {
+    const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+    memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
+  } catch {
+    return undefined;
+  }
+  const target = new Float32Array(memory.buffer, vectorsOffset, count * stride);
+  if (stride === dim) target.set(vectors);
+  else {
+    for (let i = 0; i < count; i++) {
+      target.set(vectors.subarray(i * dim, (i + 1) * dim), i * stride);
+    }
+  }
+  return { memory, dim, stride, count, tileRows, scratchBytes, vectorsOffset };
+}
+
+/** The vectors as they sit in the shared memory (`count * stride` floats). */
+export function sharedView(layout: SharedLayout): Float32Array {
+  return new Float32Array(layout.memory.buffer, layout.vectorsOffset, layout.count * layout.stride);
+}
