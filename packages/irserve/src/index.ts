@@ -20,7 +20,12 @@ export type {
 } from './registry/types.js';
 export { ERROR_CATALOG, IrserveError, badRequest, type ErrorCode } from './errors.js';
 export * from './plugin.js';
-export { createProgress, type Progress, type ProgressOptions } from './util/progress.js';
+export {
+  createProgress,
+  type Progress,
+  type ProgressLogger,
+  type ProgressOptions,
+} from './util/progress.js';
 export { findExtras, loadExtra, type ExtraPackage } from './plugins/extras.js';
 export {
   OpenAIEmbeddingsClient,

@@ -6,7 +6,7 @@ import type { Manifest } from '../vector-index/manifest.js';
 import { saveIndex } from '../vector-index/storage.js';
 import { trainAndAdd, type TrainOptions, type TrainPhase } from '../vector-index/train.js';
 import type { Metric } from '../vector-index/types.js';
-import { createProgress, type BuildLogger, type Progress } from './progress.js';
+import { createProgress, type Progress, type ProgressLogger } from 'irserve';
 
 export interface BuildIndexOptions {
   /** A directory of `.npy` dict shards / `.npz` files (RoutIR's embedding output). */
@@ -26,7 +26,7 @@ export interface BuildIndexOptions {
   efSearch?: number;
   nprobe?: number;
   kmeansIterations?: number;
-  logger?: BuildLogger;
+  logger?: ProgressLogger;
   /** Draw progress bars (default: stderr is a terminal). */
   interactive?: boolean;
 }

@@ -1,5 +1,4 @@
 import cliProgress from 'cli-progress';
-import type { Logger } from 'pino';
 
 export interface Progress {
   /** Advances by `n` units (default 1). */
@@ -10,13 +9,18 @@ export interface Progress {
   done(): void;
 }
 
+/** Where progress lines go when no bar is drawn (a pino logger fits). */
+export interface ProgressLogger {
+  info(message: string): void;
+}
+
 export interface ProgressOptions {
   label: string;
   /** Total units (bytes, documents); 0 when unknown. */
   total: number;
   /** Draw a bar (a terminal is attached); otherwise log a line every `logEveryMs`. */
   interactive: boolean;
-  logger: Logger;
+  logger: ProgressLogger;
   unit?: string;
   logEveryMs?: number;
 }
