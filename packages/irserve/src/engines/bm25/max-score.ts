@@ -40,14 +40,18 @@ interface Cursors {
 }
 
 function cursorsFor(index: Bm25Index, terms: readonly WeightedTerm[]): Cursors {
-  const bounded = terms
-    .filter((t) => t.term >= 0 && t.weight > 0 && index.docFreq(t.term) > 0)
-    .map((t) => {
-      const x = index.maxTfNorm(t.term);
-      return { ...t, bound: (t.weight - t.weight / (1 + x)) * BOUND_SLACK };
-    })
-    .sort((a, b) => a.bound - b.bound);
-  const m = bounded.length;
+  // Plain loops and one small sort: this runs once per query, and on a small collection the
+  // closures and objects of a map/filter chain cost as much as the search.
+  const bounds = new Float64Array(terms.length);
+  const order: number[] = [];
+  for (let i = 0; i < terms.length; i++) {
+    const { term, weight } = terms[i]!;
+    if (term < 0 || weight <= 0 || index.docFreq(term) === 0) continue;
+    bounds[i] = (weight - weight / (1 + index.maxTfNorm(term))) * BOUND_SLACK;
+    order.push(i);
+  }
+  order.sort((x, y) => bounds[x]! - bounds[y]!); // stable: equal bounds keep query order
+  const m = order.length;
   const cursors: Cursors = {
     pos: new Int32Array(m),
     end: new Int32Array(m),
@@ -55,12 +59,15 @@ function cursorsFor(index: Bm25Index, terms: readonly WeightedTerm[]): Cursors {
     cum: new Float64Array(m),
   };
   const start = index.data.postingStart;
-  bounded.forEach((t, i) => {
+  let cum = 0;
+  for (let i = 0; i < m; i++) {
+    const t = terms[order[i]!]!;
     cursors.pos[i] = start[t.term]!;
     cursors.end[i] = start[t.term + 1]!;
     cursors.weight[i] = t.weight;
-    cursors.cum[i] = (i > 0 ? cursors.cum[i - 1]! : 0) + t.bound;
-  });
+    cum += bounds[order[i]!]!;
+    cursors.cum[i] = cum;
+  }
   return cursors;
 }
 
@@ -198,7 +205,11 @@ function completeWindow(
   // Few documents: sort their slots; many: walking the window is cheaper.
   const dense = n * 8 > size;
   if (!dense) touched.subarray(0, n).sort();
-  const count = dense ? size : n;
+  // The last window may reach past the last document.
+  const count = dense ? Math.min(size, index.numDocs - start) : n;
+  const complete = dense
+    ? !addNonEssentialIfCheaper(index, c, firstEssential, start, count, n, w)
+    : true;
   let threshold = heap.threshold;
   for (let j = 0; j < count; j++) {
     const slot = dense ? j : touched[j]!;
@@ -207,12 +218,66 @@ function completeWindow(
     acc[slot] = 0;
     const doc = start + slot;
     if (filter !== undefined && filter.labels[doc] !== filter.wanted) continue;
-    const score = completeDoc(index, c, firstEssential, doc, essential, threshold);
+    const score = complete
+      ? completeDoc(index, c, firstEssential, doc, essential, threshold)
+      : essential;
     if (score > threshold) {
       heap.offer(doc, score);
       threshold = heap.threshold;
     }
   }
+}
+
+/**
+ * In a dense window, adding the non-essential lists' postings term by term (as `accumulate`
+ * does for the essential ones) costs less than probing each list for each document when they
+ * hold fewer postings in the window than the probes would make. They are added in the order
+ * `completeDoc` adds them, so scores are the same to the last bit; a document they alone
+ * touch cannot beat the threshold (that is what non-essential means), so it is never offered.
+ * Returns whether it did.
+ */
+function addNonEssentialIfCheaper(
+  index: Bm25Index,
+  c: Cursors,
+  firstEssential: number,
+  start: number,
+  count: number,
+  touchedCount: number,
+  w: SearchScratch,
+): boolean {
+  if (firstEssential === 0) return true;
+  const { postingDocs: docs, postingTfs: tfs, norms } = index.data;
+  const limit = start + count;
+  let postings = 0;
+  for (let i = 0; i < firstEssential; i++)
+    postings += firstAtOrAfter(docs, c, i, limit) - c.pos[i]!;
+  if (postings > touchedCount * firstEssential) return false;
+  const normInverse = index.normInverse;
+  const { acc } = w;
+  for (let i = firstEssential - 1; i >= 0; i--) {
+    const weight = c.weight[i]!;
+    const end = c.end[i]!;
+    let p = c.pos[i]!;
+    for (; p < end; p++) {
+      const doc = docs[p]!;
+      if (doc >= limit) break;
+      acc[doc - start]! += weight - weight / (1 + tfs[p]! * normInverse[norms[doc]!]!);
+    }
+    c.pos[i] = p;
+  }
+  return true;
+}
+
+/** The position of cursor i's first posting with a document >= target, cursor left alone. */
+function firstAtOrAfter(docs: Int32Array, c: Cursors, i: number, target: number): number {
+  let lo = c.pos[i]!;
+  let hi = c.end[i]!;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (docs[mid]! < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Adds the non-essential lists' scores to a document while it can still beat `threshold`. */
