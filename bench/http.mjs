@@ -104,6 +104,8 @@ if (values.role) {
         : await serveIrserve();
   // A parent that dies (or is interrupted) takes its servers with it.
   process.on('disconnect', () => process.exit(0));
+  // CPU time the server has used, so the parent can charge each run its CPU per request.
+  process.on('message', () => process.send({ cpu: process.cpuUsage() }));
   process.send({ url });
 } else {
   if (values.pin) spawnSync('taskset', ['-apc', '0', String(process.pid)], { stdio: 'ignore' });
@@ -123,17 +125,28 @@ function startServer(role) {
   });
 }
 
-async function load(url, connections, body) {
+/** Microseconds of CPU (user + system) the server process has used so far. */
+function serverCpu(server) {
+  return new Promise((resolve) => {
+    server.child.once('message', ({ cpu }) => resolve(cpu.user + cpu.system));
+    server.child.send('cpu');
+  });
+}
+
+async function load(server, connections, body) {
+  const cpuBefore = await serverCpu(server);
   const result = await autocannon({
-    url: `${url}/search`,
+    url: `${server.url}/search`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
     connections,
     duration,
   });
+  const cpu = (await serverCpu(server)) - cpuBefore;
   return {
     rps: result.requests.average,
+    cpuPerRequest: cpu / Math.max(1, result.requests.total),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx,
@@ -159,17 +172,24 @@ async function compare(servers, connections, query) {
   const runs = cases.map(() => []);
   for (let round = 0; round < rounds; round++) {
     for (const [i, [, server, service]] of cases.entries()) {
-      runs[i].push(await load(server.url, connections, { service, ...query }));
+      runs[i].push(await load(server, connections, { service, ...query }));
     }
   }
   return cases.map(([name], i) => {
     const mid = runs[i].find((r) => r.rps === median(runs[i].map((x) => x.rps)));
     const ratios = runs[i].map((r, round) => r.rps / runs[0][round].rps);
+    const cpuRatios = runs[i].map((r, round) => runs[0][round].cpuPerRequest / r.cpuPerRequest);
+    const { rps, p50, p99, errors } = mid;
     return {
       case: name,
       connections,
-      ...mid,
+      rps,
+      p50,
+      p99,
+      errors,
       'vs plain': i === 0 ? '' : `${(100 * median(ratios)).toFixed(0)}%`,
+      'CPU µs/req': median(runs[i].map((r) => r.cpuPerRequest)).toFixed(1),
+      'vs plain, CPU': i === 0 ? '' : `${(100 * median(cpuRatios)).toFixed(0)}%`,
     };
   });
 }
@@ -184,11 +204,14 @@ async function main() {
   const rows = [];
   const query = { query: 'neural retrieval', limit: 10 };
   for (const connections of [1, 16, 64]) rows.push(...(await compare(servers, connections, query)));
-  const sleepy = await load(irserve.url, 256, { service: 'sleepy', ...query });
+  const sleepy = await load(irserve, 256, { service: 'sleepy', ...query });
   rows.push({
     case: 'irserve 20 ms/batch, batch 32',
     connections: 256,
-    ...sleepy,
+    rps: sleepy.rps,
+    p50: sleepy.p50,
+    p99: sleepy.p99,
+    errors: sleepy.errors,
     'vs plain': `${((100 * sleepy.rps) / 1600).toFixed(0)}% of 1,600 ceiling`,
   });
   plain.child.kill();
