@@ -1,7 +1,10 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FlatIndex, type Metric } from '../../src/vector-index/index.js';
+import { FlatIndex, openIndex, saveIndex, type Metric } from '../../src/vector-index/index.js';
 import { DotsKernel } from '../../src/vector-index/simd/dots-kernel.js';
 import { ParallelDots } from '../../src/vector-index/simd/parallel-dots.js';
 import { shareVectors } from '../../src/vector-index/simd/shared-vectors.js';
@@ -81,6 +84,25 @@ describe('batched SIMD kernel for exact search', () => {
     const query = randomVectors(1, 12, 12);
     const result = new FlatIndex(data, 12, 'ip', { threads: 1 }).search(query, 3);
     expect([...result.labels]).toEqual([...exactTopK(data, query, 12, 3, 'ip')]);
+  });
+
+  it('an index searched (its vectors moved and padded in shared memory) saves and reopens alike', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'irserve-simd-'));
+    try {
+      const data = randomVectors(300, 10, 15);
+      const queries = randomVectors(5, 10, 16);
+      const index = new FlatIndex(data, 10, 'ip');
+      const before = index.search(queries, K);
+      await saveIndex(
+        index,
+        Array.from({ length: 300 }, (_, i) => `d${i}`),
+        dir,
+      );
+      const { index: reopened } = await openIndex(dir);
+      expect([...reopened.search(queries, K).labels]).toEqual([...before.labels]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('the compiled kernel is up to date with dots.wat', () => {
