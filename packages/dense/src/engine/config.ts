@@ -25,6 +25,8 @@ export const denseConfigSchema = z.strictObject({
   nprobe: z.number().int().min(1).max(1_000_000).optional(),
   /** HNSW indexes: candidate list size while searching. */
   ef_search: z.number().int().min(1).max(100_000).optional(),
+  /** Threads an index search may use (Flat, HNSW); 0: all cores. */
+  threads: z.number().int().min(0).max(1024).default(0),
   /** `score`: inner product of the embeddings (`ip`, RoutIR's choice) or their cosine. */
   score_metric: z.enum(['ip', 'cosine']).default('ip'),
   /** L2-normalise query embeddings before searching (for APIs that return raw vectors). */

@@ -65,7 +65,7 @@ export class Dense extends BaseEngine {
   #open(): Promise<Ready> {
     this.#ready ??= (async () => {
       const path = resolve(this.context.configDir, this.settings.index_path);
-      const { index, ids } = await openIndex(path);
+      const { index, ids } = await openIndex(path, { threads: this.settings.threads });
       const mapping = this.settings.id_to_subset_mapping;
       const subsets =
         mapping === undefined

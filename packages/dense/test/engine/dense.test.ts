@@ -161,6 +161,8 @@ describe('Dense engine failures', () => {
     [{ k_scale: 0.5 }, /config\.k_scale/],
     [{ kscale: 2 }, /config\.kscale: unknown key \(did you mean "k_scale"\?\)/],
     [{ query_prompt: 'no placeholder' }, /config\.query_prompt/],
+    [{ threads: -1 }, /config\.threads/],
+    [{ threads: 1.5 }, /config\.threads/],
   ])('rejects a bad config %j naming the field', async (dense, message) => {
     await expect(startApp(world.config(dense), world.dir)).rejects.toThrow(message);
   });
