@@ -125,6 +125,28 @@ describe('writeDictShard', () => {
     }
   });
 
+  test('large arrays at an odd offset in the pickle are read in place and exactly', async () => {
+    // Features start 391 bytes into the file (not a multiple of 4): arrays of 4 KiB or more are
+    // moved back into alignment inside the reader's buffer instead of copied.
+    const n = 300;
+    const dim = 16;
+    const features = Float32Array.from({ length: n * dim }, (_, i) => Math.sin(i));
+    const ids = Array.from({ length: n }, (_, i) => `doc-${i}`);
+    for (const dtype of ['float32', 'float16'] as const) {
+      const path = join(dir, `large-${dtype}.npy`);
+      await writeDictShard(path, features, dim, ids, dtype);
+      const shard = await readShard(path);
+      expect(shard.ids).toEqual(ids);
+      expect(shard.features.byteOffset % 4).toBe(0);
+      const tolerance = dtype === 'float32' ? 0 : 1e-3;
+      let worst = 0;
+      for (let i = 0; i < features.length; i++) {
+        worst = Math.max(worst, Math.abs(shard.features[i]! - features[i]!));
+      }
+      expect(worst).toBeLessThanOrEqual(tolerance);
+    }
+  });
+
   test('long and non-ASCII ids, and an empty shard', async () => {
     const ids = ['é'.repeat(300), '文書', ''];
     await writeDictShard(join(dir, 'ids.npy'), new Float32Array(6), 2, ids);
