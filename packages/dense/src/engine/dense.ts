@@ -59,6 +59,9 @@ export class Dense extends BaseEngine {
   }
 
   async close(): Promise<void> {
+    const ready = this.#ready;
+    this.#ready = undefined;
+    (await ready?.catch(() => undefined))?.index.close?.();
     await this.#client.close();
   }
 

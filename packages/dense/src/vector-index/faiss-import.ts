@@ -16,7 +16,7 @@ export function fromFaiss(data: FaissIndexData, threads = 0): VectorIndex {
     case 'hnsw-flat':
       return new FlatIndex(data.vectors, data.dim, data.metric, { threads, factory: 'Flat' });
     case 'ivf-flat':
-      return ivfFromFaiss(data, threads);
+      return ivfFromFaiss(data);
     case 'id-map':
       // Labels stay inner positions: `index.ids` lists ids in vector (insertion) order, which
       // is how RoutIR names results; faiss's int64 external ids are not document ids.
@@ -24,7 +24,7 @@ export function fromFaiss(data: FaissIndexData, threads = 0): VectorIndex {
   }
 }
 
-function ivfFromFaiss(data: Extract<FaissIndexData, { kind: 'ivf-flat' }>, threads: number) {
+function ivfFromFaiss(data: Extract<FaissIndexData, { kind: 'ivf-flat' }>) {
   const { dim, count, nlist } = data;
   const offsets = new Int32Array(nlist + 1);
   const ids = new Int32Array(count);
@@ -48,5 +48,5 @@ function ivfFromFaiss(data: Extract<FaissIndexData, { kind: 'ivf-flat' }>, threa
   const factory = `IVF${nlist},Flat`;
   const nprobe = Math.max(1, data.nprobe);
   const ivf = { dim, metric: data.metric, nlist, centroids: data.centroids, offsets, ids, vectors };
-  return new IvfIndex({ ...ivf, factory, nprobe }, { threads });
+  return new IvfIndex({ ...ivf, factory, nprobe });
 }

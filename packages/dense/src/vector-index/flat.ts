@@ -117,6 +117,11 @@ export class FlatIndex implements VectorIndex {
     }
   }
 
+  /** Stops the helper threads of parallel searches, if any were started. */
+  close(): void {
+    this.#kernel?.close();
+  }
+
   vector(position: number): Float32Array {
     if (!Number.isInteger(position) || position < 0 || position >= this.count) {
       throw new RangeError(`position ${position} is outside 0..${this.count - 1}`);

@@ -51,7 +51,7 @@ export function buildIvf(
       onSubspace: (j) => options.progress?.('train', kmeansIterations * (1 + j), total),
     });
   }
-  return new IvfIndex(addAll(vectors, dim, metric, centroids, spec, pq, options), { threads });
+  return new IvfIndex(addAll(vectors, dim, metric, centroids, spec, pq, options));
 }
 
 /** faiss's PQ trains on at most 256 points per code centroid: 65536. */

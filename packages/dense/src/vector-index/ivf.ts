@@ -1,3 +1,4 @@
+import { FlatIndex } from './flat.js';
 import { dot, similarity } from './kernels.js';
 import { adcTable, decodePq, PQ_KSUB, type ProductQuantizer } from './pq.js';
 import { TopK } from './top-k.js';
@@ -8,7 +9,6 @@ import {
   type SearchResult,
   type VectorIndex,
 } from './types.js';
-import { exactSearchRows, ownBuffer } from './usearch-results.js';
 
 /** An inverted file: vectors grouped by their nearest coarse centroid, list by list. */
 export interface IvfData {
@@ -31,43 +31,43 @@ export interface IvfData {
   nprobe: number;
 }
 
-/** IVF-Flat and IVF-PQ search: coarse lists by usearch exact search, list scans in JS. */
+/** IVF-Flat and IVF-PQ search: coarse lists by exact search over the centroids, list scans in JS. */
 export class IvfIndex implements VectorIndex {
   readonly dim: number;
   readonly metric: Metric;
   readonly count: number;
   readonly factory: string;
   readonly data: IvfData;
-  readonly #threads: number;
+  /** The coarse quantizer: few centroids, so one thread (no hand-off costs). */
+  readonly #coarse: FlatIndex;
   #slots: Int32Array | undefined;
 
-  constructor(data: IvfData, options: { threads?: number } = {}) {
+  constructor(data: IvfData) {
     if (!data.vectors === !data.codes) throw new Error('an IVF index holds vectors or PQ codes');
-    // Copied once here rather than per search (see ownBuffer).
-    this.data = { ...data, centroids: ownBuffer(data.centroids) };
+    this.data = data;
+    this.#coarse = new FlatIndex(data.centroids, data.dim, data.metric, { threads: 1 });
     this.dim = data.dim;
     this.metric = data.metric;
     this.count = data.ids.length;
     this.factory = data.factory;
-    this.#threads = options.threads ?? 0;
   }
 
   search(queries: Float32Array, k: number, options: { nprobe?: number } = {}): SearchResult {
     const n = checkQueries(queries, this.dim, k);
-    const { nlist, dim, centroids } = this.data;
+    const { nlist, dim } = this.data;
     const nprobe = Math.min(options.nprobe ?? this.data.nprobe, nlist);
     if (!Number.isInteger(nprobe) || nprobe < 1) {
       throw new RangeError(`nprobe must be a positive integer, got ${options.nprobe}`);
     }
     const result = emptyResult(n, k);
     if (n === 0 || this.count === 0) return result;
-    const coarse = exactSearchRows(centroids, queries, dim, nprobe, this.metric, this.#threads);
+    const coarse = this.#coarse.search(queries, nprobe).labels;
     const top = new TopK(k);
     const scratch = new Float32Array(this.data.pq ? this.data.pq.m * PQ_KSUB : 0);
     const residual = new Float32Array(dim);
     for (let q = 0; q < n; q++) {
       for (let p = 0; p < nprobe; p++) {
-        const list = Number(coarse.keys[q * nprobe + p]);
+        const list = coarse[q * nprobe + p]!;
         if (this.data.vectors) this.#scanFlat(queries, q * dim, list, top);
         else this.#scanPq(queries, q * dim, list, top, scratch, residual, p === 0);
       }
@@ -113,12 +113,13 @@ export class IvfIndex implements VectorIndex {
     }
     const sign = metric === 'ip' ? 1 : -1;
     const end = offsets[list + 1]!;
+    let threshold = top.threshold;
     for (let e = offsets[list]!; e < end; e++) {
-      let s = 0;
-      const co = e * m;
-      for (let j = 0; j < m; j++) s += table[j * PQ_KSUB + codes[co + j]!]!;
-      const score = base + sign * s;
-      if (score > top.threshold) top.push(score, ids[e]!);
+      const score = base + sign * adcSum(table, codes, e * m, m);
+      if (score > threshold) {
+        top.push(score, ids[e]!);
+        threshold = top.threshold;
+      }
     }
   }
 
@@ -155,4 +156,25 @@ export class IvfIndex implements VectorIndex {
     }
     return lo;
   }
+}
+
+/**
+ * The sum of one code's table entries, four sub-quantizers per step in independent sums (the
+ * lookups do not wait on each other), the table row of sub-quantizer j starting at j * 256.
+ */
+function adcSum(table: Float32Array, codes: Uint8Array, co: number, m: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let j = 0;
+  let row = 0;
+  for (; j + 3 < m; j += 4, row += 4 * PQ_KSUB) {
+    s0 += table[row + codes[co + j]!]!;
+    s1 += table[row + PQ_KSUB + codes[co + j + 1]!]!;
+    s2 += table[row + 2 * PQ_KSUB + codes[co + j + 2]!]!;
+    s3 += table[row + 3 * PQ_KSUB + codes[co + j + 3]!]!;
+  }
+  for (; j < m; j++, row += PQ_KSUB) s0 += table[row + codes[co + j]!]!;
+  return s0 + s1 + s2 + s3;
 }

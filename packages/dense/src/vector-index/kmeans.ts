@@ -1,6 +1,6 @@
 import { gatherRows, samplePositions, seededRandom } from './random.js';
 import type { Metric } from './types.js';
-import { exactSearchRows } from './usearch-results.js';
+import { FlatIndex } from './flat.js';
 
 export interface KmeansOptions {
   /** Lloyd iterations; faiss's default is 25. */
@@ -17,8 +17,9 @@ export interface KmeansOptions {
 const SPLIT_EPS = 1 / 1024;
 
 /**
- * The nearest of `k` centroids for each of the `n` rows of `data`, by usearch's SIMD,
- * multi-threaded exact search (assignment is all the cost of k-means and of IVF adds).
+ * The nearest of `k` centroids for each of the `n` rows of `data`, by an exact Flat search
+ * over the centroids with the rows as one batch of queries (the batched SIMD kernel);
+ * assignment is all the cost of k-means and of IVF adds.
  */
 export function assign(
   centroids: Float32Array,
@@ -27,12 +28,13 @@ export function assign(
   metric: Metric,
   threads = 0,
 ): Int32Array {
-  const n = data.length / dim;
-  const out = new Int32Array(n);
-  if (n === 0) return out;
-  const matches = exactSearchRows(centroids, data, dim, 1, metric, threads);
-  for (let i = 0; i < n; i++) out[i] = Number(matches.keys[i]);
-  return out;
+  if (data.length === 0) return new Int32Array(0);
+  const index = new FlatIndex(centroids, dim, metric, { threads });
+  try {
+    return index.search(data, 1).labels;
+  } finally {
+    index.close();
+  }
 }
 
 /**

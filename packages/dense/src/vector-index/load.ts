@@ -132,7 +132,7 @@ async function loadData(files: DataFiles, threads: number): Promise<VectorIndex>
     }
     case 'ivf-flat':
     case 'ivf-pq':
-      return new IvfIndex(await loadIvf(files), { threads });
+      return new IvfIndex(await loadIvf(files));
   }
 }
 

@@ -26,6 +26,8 @@ export interface VectorIndex {
   readonly factory: string;
   /** `queries` holds `n * dim` floats; returns `n * k` results. */
   search(queries: Float32Array, k: number, options?: SearchOptions): SearchResult;
+  /** Releases what searching started (helper threads); the index stays usable. */
+  close?(): void;
   /** The stored (or, for PQ, reconstructed) vector at `position`, where the index keeps one. */
   vector?(position: number): Float32Array;
 }

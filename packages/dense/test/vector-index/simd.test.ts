@@ -46,6 +46,12 @@ describe('batched SIMD kernel for exact search', () => {
     const parallel = new ParallelDots(layout, 3).search(queries, K);
     const single = new DotsKernel(layout, 0).search(0, n, queries, K);
     expect([...parallel.labels]).toEqual([...single.labels]);
+    // close() stops the helpers; a later search starts new ones and answers the same.
+    const again = new ParallelDots(layout, 3);
+    again.search(queries, K);
+    again.close();
+    expect([...again.search(queries, K).labels]).toEqual([...single.labels]);
+    again.close();
     expect(recall(parallel, exactTopK(data, queries, dim, K, 'ip'), K)).toBe(1);
   });
 

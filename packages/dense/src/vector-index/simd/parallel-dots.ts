@@ -57,6 +57,13 @@ export class ParallelDots {
     return merge([own, ...tasks], n, k);
   }
 
+  /** Stops the helper threads (a later search starts new ones). */
+  close(): void {
+    // Slot 0 is the calling thread: the array has a hole there.
+    for (const worker of this.#workers) if (worker) void worker.terminate();
+    this.#workers.length = 0;
+  }
+
   #worker(slot: number): Worker {
     let worker = this.#workers[slot];
     if (!worker) {
