@@ -1,6 +1,7 @@
 import { FlatIndex } from './flat.js';
 import { dot, similarity } from './kernels.js';
 import { adcTable, decodePq, PQ_KSUB, type ProductQuantizer } from './pq.js';
+import { AdcKernel } from './simd/adc-kernel.js';
 import { TopK } from './top-k.js';
 import {
   checkQueries,
@@ -40,12 +41,15 @@ export class IvfIndex implements VectorIndex {
   readonly data: IvfData;
   /** The coarse quantizer: few centroids, so one thread (no hand-off costs). */
   readonly #coarse: FlatIndex;
+  /** IVF-PQ list scans in WebAssembly; null when codes are not a multiple of 4 bytes. */
+  readonly #adc: AdcKernel | null;
   #slots: Int32Array | undefined;
 
   constructor(data: IvfData) {
     if (!data.vectors === !data.codes) throw new Error('an IVF index holds vectors or PQ codes');
     this.data = data;
     this.#coarse = new FlatIndex(data.centroids, data.dim, data.metric, { threads: 1 });
+    this.#adc = data.pq && data.pq.m % 4 === 0 ? new AdcKernel(data.pq.m, longestList(data)) : null;
     this.dim = data.dim;
     this.metric = data.metric;
     this.count = data.ids.length;
@@ -112,10 +116,14 @@ export class IvfIndex implements VectorIndex {
       adcTable(pq, 'l2', residual, 0, table);
     }
     const sign = metric === 'ip' ? 1 : -1;
-    const end = offsets[list + 1]!;
+    const first = offsets[list]!;
+    const count = offsets[list + 1]! - first;
+    if (this.#adc && (metric === 'l2' || firstList)) this.#adc.setTable(table);
+    const sums = this.#adc?.scan(codes, first, count);
     let threshold = top.threshold;
-    for (let e = offsets[list]!; e < end; e++) {
-      const score = base + sign * adcSum(table, codes, e * m, m);
+    for (let i = 0; i < count; i++) {
+      const e = first + i;
+      const score = base + sign * (sums ? sums[i]! : adcSum(table, codes, e * m, m));
       if (score > threshold) {
         top.push(score, ids[e]!);
         threshold = top.threshold;
@@ -177,4 +185,11 @@ function adcSum(table: Float32Array, codes: Uint8Array, co: number, m: number): 
   }
   for (; j < m; j++, row += PQ_KSUB) s0 += table[row + codes[co + j]!]!;
   return s0 + s1 + s2 + s3;
+}
+
+/** The number of entries of the longest inverted list. */
+function longestList({ offsets, nlist }: IvfData): number {
+  let longest = 0;
+  for (let l = 0; l < nlist; l++) longest = Math.max(longest, offsets[l + 1]! - offsets[l]!);
+  return longest;
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FlatIndex, openIndex, saveIndex, type Metric } from '../../src/vector-index/index.js';
+import { AdcKernel } from '../../src/vector-index/simd/adc-kernel.js';
 import { DotsKernel } from '../../src/vector-index/simd/dots-kernel.js';
 import { ParallelDots } from '../../src/vector-index/simd/parallel-dots.js';
 import { shareVectors } from '../../src/vector-index/simd/shared-vectors.js';
@@ -111,7 +112,22 @@ describe('batched SIMD kernel for exact search', () => {
     }
   });
 
-  it('the compiled kernel is up to date with dots.wat', () => {
+  it('the ADC kernel sums the table entries of each code like the plain loop', () => {
+    const m = 8;
+    const table = randomVectors(1, m * 256, 17);
+    const codes = Uint8Array.from({ length: 50 * m }, (_, i) => (i * 97 + 13) % 256);
+    const kernel = new AdcKernel(m, 30);
+    kernel.setTable(table);
+    const sums = kernel.scan(codes, 20, 30);
+    for (let e = 0; e < 30; e++) {
+      let want = 0;
+      for (let j = 0; j < m; j++) want += table[j * 256 + codes[(20 + e) * m + j]!]!;
+      expect(sums[e]).toBeCloseTo(want, 5);
+    }
+    expect(() => new AdcKernel(6, 10)).toThrow(/multiple of 4/);
+  });
+
+  it('the compiled kernels are up to date with their .wat sources', () => {
     const script = resolve(import.meta.dirname, '../../../../scripts/build-wasm.mjs');
     expect(() => execFileSync(process.execPath, [script, '--check'])).not.toThrow();
   });
