@@ -7,14 +7,10 @@
  * exactly the top k of exhaustive scoring, ties going to the lower document number.
  */
 import type { Bm25Index } from './bm25-index.js';
+import { advance, cursorsFor, firstAtOrAfter, type Cursors, type WeightedTerm } from './cursors.js';
 import { TopKHeap } from './top-k-heap.js';
 
-export interface WeightedTerm {
-  /** Term number in the index. */
-  term: number;
-  /** Query-side weight: query term frequency times idf. */
-  weight: number;
-}
+export type { WeightedTerm } from './cursors.js';
 
 /** Keep only documents whose label is `wanted`. */
 export interface DocFilter {
@@ -25,72 +21,6 @@ export interface DocFilter {
 export interface TopDocs {
   docs: Int32Array;
   scores: Float64Array;
-}
-
-/** Bounds are inflated by this factor so rounding in sums never prunes a real candidate. */
-const BOUND_SLACK = 1 + 1e-9;
-
-/** Per-term cursors, in increasing order of score bound. */
-interface Cursors {
-  pos: Int32Array;
-  end: Int32Array;
-  weight: Float64Array;
-  /** cum[i]: sum of the bounds of terms 0..i. */
-  cum: Float64Array;
-}
-
-function cursorsFor(index: Bm25Index, terms: readonly WeightedTerm[]): Cursors {
-  // Plain loops and one small sort: this runs once per query, and on a small collection the
-  // closures and objects of a map/filter chain cost as much as the search.
-  const bounds = new Float64Array(terms.length);
-  const order: number[] = [];
-  for (let i = 0; i < terms.length; i++) {
-    const { term, weight } = terms[i]!;
-    if (term < 0 || weight <= 0 || index.docFreq(term) === 0) continue;
-    bounds[i] = (weight - weight / (1 + index.maxTfNorm(term))) * BOUND_SLACK;
-    order.push(i);
-  }
-  order.sort((x, y) => bounds[x]! - bounds[y]!); // stable: equal bounds keep query order
-  const m = order.length;
-  const cursors: Cursors = {
-    pos: new Int32Array(m),
-    end: new Int32Array(m),
-    weight: new Float64Array(m),
-    cum: new Float64Array(m),
-  };
-  const start = index.data.postingStart;
-  let cum = 0;
-  for (let i = 0; i < m; i++) {
-    const t = terms[order[i]!]!;
-    cursors.pos[i] = start[t.term]!;
-    cursors.end[i] = start[t.term + 1]!;
-    cursors.weight[i] = t.weight;
-    cum += bounds[order[i]!]!;
-    cursors.cum[i] = cum;
-  }
-  return cursors;
-}
-
-/** Moves cursor i to the first posting with a document >= target (galloping search). */
-function advance(docs: Int32Array, c: Cursors, i: number, target: number): void {
-  let lo = c.pos[i]!;
-  const end = c.end[i]!;
-  if (lo >= end || docs[lo]! >= target) return;
-  let step = 1;
-  let hi = lo + 1;
-  while (hi < end && docs[hi]! < target) {
-    lo = hi;
-    step *= 2;
-    hi = lo + step;
-  }
-  if (hi > end) hi = end;
-  // docs[lo] < target; the answer is in (lo, hi].
-  while (lo + 1 < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (docs[mid]! < target) lo = mid;
-    else hi = mid;
-  }
-  c.pos[i] = hi;
 }
 
 /** Largest window: essential lists are accumulated term by term inside it. */
@@ -169,24 +99,43 @@ function accumulate(
   { start, size }: Span,
   w: SearchScratch,
 ): number {
-  const { postingDocs: docs, postingTfs: tfs, norms } = index.data;
-  const normInverse = index.normInverse;
   const { acc, touched } = w;
   const limit = start + size;
   let n = 0;
   for (let i = firstEssential; i < c.pos.length; i++) {
-    const weight = c.weight[i]!;
-    const end = c.end[i]!;
-    let p = c.pos[i]!;
-    for (; p < end; p++) {
-      const doc = docs[p]!;
-      if (doc >= limit) break;
-      const slot = doc - start;
-      if (acc[slot] === 0) touched[n++] = slot;
-      acc[slot]! += weight - weight / (1 + tfs[p]! * normInverse[norms[doc]!]!);
-    }
-    c.pos[i] = p;
+    n = addList(index, c, i, start, limit, acc, touched, n);
   }
+  return n;
+}
+
+/**
+ * Adds cursor i's postings below `limit` to the window's accumulators and moves the cursor
+ * past them. With `touched`, slots seen for the first time are recorded there from `n` on;
+ * returns the new count.
+ */
+function addList(
+  index: Bm25Index,
+  c: Cursors,
+  i: number,
+  start: number,
+  limit: number,
+  acc: Float64Array,
+  touched: Int32Array | undefined,
+  n: number,
+): number {
+  const { postingDocs: docs, postingTfs: tfs, norms } = index.data;
+  const normInverse = index.normInverse;
+  const weight = c.weight[i]!;
+  const end = c.end[i]!;
+  let p = c.pos[i]!;
+  for (; p < end; p++) {
+    const doc = docs[p]!;
+    if (doc >= limit) break;
+    const slot = doc - start;
+    if (touched !== undefined && acc[slot] === 0) touched[n++] = slot;
+    acc[slot]! += weight - weight / (1 + tfs[p]! * normInverse[norms[doc]!]!);
+  }
+  c.pos[i] = p;
   return n;
 }
 
@@ -246,38 +195,16 @@ function addNonEssentialIfCheaper(
   w: SearchScratch,
 ): boolean {
   if (firstEssential === 0) return true;
-  const { postingDocs: docs, postingTfs: tfs, norms } = index.data;
+  const docs = index.data.postingDocs;
   const limit = start + count;
   let postings = 0;
   for (let i = 0; i < firstEssential; i++)
     postings += firstAtOrAfter(docs, c, i, limit) - c.pos[i]!;
   if (postings > touchedCount * firstEssential) return false;
-  const normInverse = index.normInverse;
-  const { acc } = w;
   for (let i = firstEssential - 1; i >= 0; i--) {
-    const weight = c.weight[i]!;
-    const end = c.end[i]!;
-    let p = c.pos[i]!;
-    for (; p < end; p++) {
-      const doc = docs[p]!;
-      if (doc >= limit) break;
-      acc[doc - start]! += weight - weight / (1 + tfs[p]! * normInverse[norms[doc]!]!);
-    }
-    c.pos[i] = p;
+    addList(index, c, i, start, limit, w.acc, undefined, 0);
   }
   return true;
-}
-
-/** The position of cursor i's first posting with a document >= target, cursor left alone. */
-function firstAtOrAfter(docs: Int32Array, c: Cursors, i: number, target: number): number {
-  let lo = c.pos[i]!;
-  let hi = c.end[i]!;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (docs[mid]! < target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Adds the non-essential lists' scores to a document while it can still beat `threshold`. */

@@ -1,0 +1,90 @@
+/**
+ * Cursors over the posting lists of a query's terms, ordered by score bound, for MaxScore
+ * (max-score.ts): where each list is, its weight, and the running sum of the bounds.
+ */
+import type { Bm25Index } from './bm25-index.js';
+
+export interface WeightedTerm {
+  /** Term number in the index. */
+  term: number;
+  /** Query-side weight: query term frequency times idf. */
+  weight: number;
+}
+
+/** Bounds are inflated by this factor so rounding in sums never prunes a real candidate. */
+const BOUND_SLACK = 1 + 1e-9;
+
+/** Per-term cursors, in increasing order of score bound. */
+export interface Cursors {
+  pos: Int32Array;
+  end: Int32Array;
+  weight: Float64Array;
+  /** cum[i]: sum of the bounds of terms 0..i. */
+  cum: Float64Array;
+}
+
+export function cursorsFor(index: Bm25Index, terms: readonly WeightedTerm[]): Cursors {
+  // Plain loops and one small sort: this runs once per query, and on a small collection the
+  // closures and objects of a map/filter chain cost as much as the search.
+  const bounds = new Float64Array(terms.length);
+  const order: number[] = [];
+  for (let i = 0; i < terms.length; i++) {
+    const { term, weight } = terms[i]!;
+    if (term < 0 || weight <= 0 || index.docFreq(term) === 0) continue;
+    bounds[i] = (weight - weight / (1 + index.maxTfNorm(term))) * BOUND_SLACK;
+    order.push(i);
+  }
+  order.sort((x, y) => bounds[x]! - bounds[y]!); // stable: equal bounds keep query order
+  const m = order.length;
+  const cursors: Cursors = {
+    pos: new Int32Array(m),
+    end: new Int32Array(m),
+    weight: new Float64Array(m),
+    cum: new Float64Array(m),
+  };
+  const start = index.data.postingStart;
+  let cum = 0;
+  for (let i = 0; i < m; i++) {
+    const t = terms[order[i]!]!;
+    cursors.pos[i] = start[t.term]!;
+    cursors.end[i] = start[t.term + 1]!;
+    cursors.weight[i] = t.weight;
+    cum += bounds[order[i]!]!;
+    cursors.cum[i] = cum;
+  }
+  return cursors;
+}
+
+/** Moves cursor i to the first posting with a document >= target (galloping search). */
+export function advance(docs: Int32Array, c: Cursors, i: number, target: number): void {
+  let lo = c.pos[i]!;
+  const end = c.end[i]!;
+  if (lo >= end || docs[lo]! >= target) return;
+  let step = 1;
+  let hi = lo + 1;
+  while (hi < end && docs[hi]! < target) {
+    lo = hi;
+    step *= 2;
+    hi = lo + step;
+  }
+  if (hi > end) hi = end;
+  // docs[lo] < target; the answer is in (lo, hi].
+  while (lo + 1 < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (docs[mid]! < target) lo = mid;
+    else hi = mid;
+  }
+  c.pos[i] = hi;
+}
+
+/** The position of cursor i's first posting with a document >= target, cursor left alone. */
+export function firstAtOrAfter(docs: Int32Array, c: Cursors, i: number, target: number): number {
+  let lo = c.pos[i]!;
+  let hi = c.end[i]!;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (docs[mid]! < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
