@@ -11,13 +11,12 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { bm25Over } from './lib/bm25-engine.mjs';
 
 const { values } = parseArgs({
   options: { docs: { type: 'string', default: '1000000' }, keep: { type: 'boolean' } },
 });
 const N = Number(values.docs);
-const dist = new URL('../packages/irserve/dist/', import.meta.url);
-const load = (path) => import(new URL(path, dist).href);
 
 /** A seeded generator, so every run indexes the same corpus. */
 function random(seed) {
@@ -56,43 +55,6 @@ async function writeCorpus(path) {
   await new Promise((r) => out.end(r));
 }
 
-async function engineOver(dir, logger) {
-  const { createCollections, collectionConfigSchema } = await load('collections/index.js');
-  const { BM25 } = await load('engines/bm25/index.js');
-  const collection = collectionConfigSchema.parse({
-    name: 'c',
-    views: {
-      text: {
-        source: {
-          source: 'text_jsonl',
-          doc_path: join(dir, 'corpus.jsonl'),
-          id_field: 'id',
-          content_fields: ['title', 'text'],
-          cache_dir: dir,
-        },
-      },
-    },
-  });
-  const { catalog } = createCollections([collection], {
-    logger,
-    cacheDir: dir,
-    interactive: false,
-    baseDir: dir,
-  });
-  const context = {
-    collections: catalog,
-    logger,
-    cacheDir: dir,
-    configDir: dir,
-    interactive: false,
-  };
-  return new BM25({
-    name: 'bm25',
-    config: { collection: 'c', index_path: join(dir, 'idx') },
-    context,
-  });
-}
-
 const { pino } = await import('pino');
 const logger = pino({ level: 'silent' });
 const dir = await mkdtemp(join(tmpdir(), 'irserve-bm25-reload-'));
@@ -103,14 +65,16 @@ try {
   const corpusBytes = (await stat(join(dir, 'corpus.jsonl'))).size;
 
   t = performance.now();
-  const first = await engineOver(dir, logger);
+  const corpus = join(dir, 'corpus.jsonl');
+  const first = (await bm25Over({ corpus, dir, logger })).open();
   await first.start();
   const buildMs = performance.now() - t;
   await first.close();
   const indexBytes = (await stat(join(dir, 'idx', 'index.bm25'))).size;
 
   t = performance.now();
-  const reloaded = await engineOver(dir, logger);
+  // A new collection and engine, as a restarted server makes them.
+  const reloaded = (await bm25Over({ corpus, dir, logger })).open();
   await reloaded.start();
   const reloadMs = performance.now() - t;
   t = performance.now();

@@ -18,6 +18,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { bm25Over } from './lib/bm25-engine.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -50,48 +51,15 @@ function readData(dir) {
 /** Each system: build(docs, dir) -> { search(query) -> Promise<{id: score}>, sizeBytes }. */
 const SYSTEMS = {
   async irserve(_docs, dir, dataDir) {
-    const { createCollections, collectionConfigSchema } = await load('collections/index.js');
-    const { BM25 } = await load('engines/bm25/index.js');
     const { pino } = await import('pino');
-    const logger = pino({ level: 'silent' });
-    const idField =
-      JSON.parse(readFileSync(join(dataDir, 'corpus.jsonl'), 'utf8').split('\n', 1)[0]).id !==
-      undefined
-        ? 'id'
-        : '_id';
-    const collection = collectionConfigSchema.parse({
-      name: 'c',
-      views: {
-        text: {
-          source: {
-            source: 'text_jsonl',
-            doc_path: join(dataDir, 'corpus.jsonl'),
-            id_field: idField,
-            content_fields: ['title', 'text'],
-            cache_dir: dir,
-          },
-        },
-      },
-    });
-    const { catalog } = createCollections([collection], {
-      logger,
-      cacheDir: dir,
-      interactive: false,
-      baseDir: dir,
-    });
-    const context = { collections: catalog, logger, cacheDir: dir, interactive: false };
-    const engine = new BM25({
-      name: 'bm25',
-      config: { collection: 'c', index_path: join(dir, 'idx') },
-      context,
-    });
+    const corpus = join(dataDir, 'corpus.jsonl');
+    const first = JSON.parse(readFileSync(corpus, 'utf8').split('\n', 1)[0]);
+    const idField = first.id !== undefined ? 'id' : '_id';
+    const over = await bm25Over({ corpus, idField, dir, logger: pino({ level: 'silent' }) });
+    const engine = over.open();
     await engine.start();
     const started = performance.now();
-    const reloaded = new BM25({
-      name: 'bm25',
-      config: { collection: 'c', index_path: join(dir, 'idx') },
-      context,
-    });
+    const reloaded = over.open();
     await reloaded.start();
     const reloadMs = performance.now() - started;
     await engine.close();
