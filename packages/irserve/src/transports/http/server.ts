@@ -5,6 +5,7 @@ import { createBearerCheck } from '../../auth/bearer.js';
 import type { AppCore } from '../../core/app-core.js';
 import { IrserveError } from '../../errors.js';
 import { sendError } from './errors.js';
+import { serializeBody } from './serialize.js';
 import { coreRoutes } from './routes/core.js';
 import { contentRoutes } from './routes/content.js';
 import { pipelineRoutes } from './routes/pipeline.js';
@@ -71,6 +72,8 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
     done();
   });
 
+  // Score maps go out best first whatever their ids look like (see serialize.ts).
+  server.setReplySerializer((payload) => serializeBody(payload));
   // Fastify parses text/plain by default; irserve speaks JSON only (415 for anything else).
   server.removeContentTypeParser('text/plain');
   server.setErrorHandler((error, request, reply) => sendError(error, request, reply));
