@@ -49,7 +49,11 @@ export class FlatIndex implements VectorIndex {
     this.count = vectors.length / dim;
     this.factory = options.factory ?? 'Flat';
     this.#threads = options.threads ?? 0;
-    if (options.kernel === false) this.#kernel = null;
+    // usearch reads a typed array from the start of its buffer (see ownBuffer): copied once.
+    if (options.kernel === false) {
+      this.#kernel = null;
+      this.#vectors = ownBuffer(vectors);
+    }
   }
 
   /** The stored vectors, `count * dim` floats (a copy once rows are padded in shared memory). */
@@ -83,7 +87,6 @@ export class FlatIndex implements VectorIndex {
    * array is released), so helper threads read them in place.
    */
   #sharedKernel(): ParallelDots | null {
-    if (this.#kernel === null) this.#vectors = ownBuffer(this.#vectors); // once, not per call
     if (this.#kernel !== undefined) return this.#kernel;
     const threads = this.#threads > 0 ? this.#threads : availableParallelism();
     const layout = shareVectors(this.#vectors, this.dim, threads);

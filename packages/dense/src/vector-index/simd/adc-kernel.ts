@@ -1,20 +1,10 @@
 import { adcWasm } from './adc-wasm.js';
-
-/** The slice of the WebAssembly API used here (@types/node 20 does not declare it). */
-interface WasmApi {
-  Memory: new (descriptor: { initial: number; maximum: number; shared: boolean }) => {
-    buffer: ArrayBuffer | SharedArrayBuffer;
-  };
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: unknown };
-}
+import { PQ_KSUB } from '../pq.js';
+import { instantiate, sharedMemory } from './wasm.js';
 
 interface AdcExports {
   adc(table: number, codes: number, n: number, m: number, out: number): void;
 }
-
-const PAGE = 65536;
-const KSUB = 256;
 
 /**
  * IVF-PQ list scans in WebAssembly (adc.wat): the per-query table and one list's codes are
@@ -34,15 +24,12 @@ export class AdcKernel {
   constructor(m: number, maxEntries: number) {
     if (m % 4 !== 0) throw new RangeError(`the ADC kernel needs m a multiple of 4, got ${m}`);
     this.#m = m;
-    const tableBytes = m * KSUB * 4;
+    const tableBytes = m * PQ_KSUB * 4;
     this.#codesOffset = tableBytes;
     this.#outOffset = tableBytes + Math.ceil((maxEntries * m) / 4) * 4;
-    const pages = Math.max(1, Math.ceil((this.#outOffset + maxEntries * 4) / PAGE));
-    const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-    const memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
-    const instance = new wasm.Instance(new wasm.Module(adcWasm), { env: { memory } });
-    this.#kernel = instance.exports as AdcExports;
-    this.#table = new Float32Array(memory.buffer, 0, m * KSUB);
+    const memory = sharedMemory(this.#outOffset + maxEntries * 4);
+    this.#kernel = instantiate<AdcExports>(adcWasm, memory);
+    this.#table = new Float32Array(memory.buffer, 0, m * PQ_KSUB);
     this.#codes = new Uint8Array(memory.buffer, this.#codesOffset, maxEntries * m);
     this.#out = new Float32Array(memory.buffer, this.#outOffset, maxEntries);
   }

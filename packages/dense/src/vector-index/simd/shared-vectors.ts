@@ -1,23 +1,13 @@
 import { dotsWasm } from './dots-wasm.js';
-
-/** The slice of the WebAssembly API used here (@types/node 20 does not declare it). */
-interface WasmMemory {
-  buffer: ArrayBuffer | SharedArrayBuffer;
-}
-interface WasmApi {
-  Memory: new (descriptor: { initial: number; maximum: number; shared: boolean }) => WasmMemory;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: unknown };
-}
+import { instantiate, sharedMemory, type SharedMemory } from './wasm.js';
 
 export interface DotsExports {
   dots(q: number, nq: number, t: number, nt: number, stride: number, out: number): void;
   dot1(query: number, t: number, nt: number, stride: number, out: number): void;
 }
 
-const PAGE = 65536;
 /** wasm32 addresses 4 GiB; the kernel module declares that maximum. */
-const MAX_PAGES = 65536;
+const MAX_BYTES = 2 ** 32;
 /** Vectors scored per kernel call: their scores stay in cache while the heaps read them. */
 const TILE_BYTES = 4 << 20;
 /** Queries per kernel call: 64 rows of a 768-d model are 192 KiB, which stay in L2. */
@@ -27,7 +17,7 @@ const TAIL_ROWS = 4;
 
 /** Where things are in the shared memory, for every thread. */
 export interface SharedLayout {
-  memory: WasmMemory;
+  memory: SharedMemory;
   dim: number;
   /** Floats per row: `dim` rounded up to a multiple of 4 (the kernel reads 4 at a time). */
   stride: number;
@@ -42,11 +32,7 @@ export interface SharedLayout {
 
 /** The kernel instantiated over `layout.memory` (one per thread). */
 export function instantiateDots(layout: SharedLayout): DotsExports {
-  const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-  const instance = new wasm.Instance(new wasm.Module(dotsWasm), {
-    env: { memory: layout.memory },
-  });
-  return instance.exports as DotsExports;
+  return instantiate<DotsExports>(dotsWasm, layout.memory);
 }
 
 /**
@@ -65,12 +51,11 @@ export function shareVectors(
   const tileRows = Math.max(4, Math.floor(TILE_BYTES / rowBytes) & ~3);
   const scratchBytes = QUERY_BLOCK * rowBytes + QUERY_BLOCK * tileRows * 4;
   const vectorsOffset = threads * scratchBytes;
-  const pages = Math.ceil((vectorsOffset + (count + TAIL_ROWS) * rowBytes) / PAGE);
-  if (pages > MAX_PAGES) return undefined;
-  let memory: WasmMemory;
+  const bytes = vectorsOffset + (count + TAIL_ROWS) * rowBytes;
+  if (bytes > MAX_BYTES) return undefined;
+  let memory: SharedMemory;
   try {
-    const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-    memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
+    memory = sharedMemory(bytes);
   } catch {
     return undefined;
   }
