@@ -27,6 +27,7 @@ export {
   type ProgressOptions,
 } from './util/progress.js';
 export { findExtras, loadExtra, type ExtraPackage } from './plugins/extras.js';
+export { startModuleWorker } from './util/module-worker.js';
 export {
   OpenAIEmbeddingsClient,
   type EmbeddingsClientOptions,

@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from 'irserve';
 import { TopK } from '../top-k.js';
 import { emptyResult, type SearchResult } from '../types.js';
 import { DotsKernel } from './dots-kernel.js';
@@ -67,7 +68,10 @@ export class ParallelDots {
   #worker(slot: number): Worker {
     let worker = this.#workers[slot];
     if (!worker) {
-      worker = startWorker({ layout: this.#layout, slot });
+      worker = startModuleWorker(import.meta.url, './dots-worker.js', {
+        layout: this.#layout,
+        slot,
+      } satisfies DotsWorkerData);
       worker.unref();
       this.#workers[slot] = worker;
     }
@@ -88,18 +92,4 @@ function merge(parts: SearchResult[], n: number, k: number): SearchResult {
     top.drainInto(result.labels, result.scores, q * k);
   }
   return result;
-}
-
-/**
- * The compiled `dots-worker.js` beside this file; from TypeScript sources (tests), the `.ts`
- * file through tsx's loader registered inside the worker, as the BM25 build worker does.
- */
-function startWorker(workerData: DotsWorkerData): Worker {
-  if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./dots-worker.js', import.meta.url), { workerData });
-  }
-  const tsxApi = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./dots-worker.ts', import.meta.url).href;
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData });
 }

@@ -3,8 +3,9 @@
  * the server stays responsive) and sends them in batches; the worker analyses, inverts and
  * writes. At most a few batches are in flight, bounding memory.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { TextView } from '../../collections/types.js';
+import { startModuleWorker } from '../../util/module-worker.js';
 import type { Progress } from '../../util/progress.js';
 import type { BuildWorkerData, FromWorker, ToWorker } from './build-protocol.js';
 import type { IndexStats } from './index-data.js';
@@ -18,20 +19,6 @@ export interface BuildOptions extends BuildWorkerData {
   fields: readonly IndexedField[];
   progress: Progress;
   signal?: AbortSignal;
-}
-
-/**
- * The worker: the compiled `build-worker.js` beside this file; when running from TypeScript
- * sources (tests), `build-worker.ts` loaded through tsx's loader, registered inside the worker
- * (Node 20 does not apply `execArgv: ['--import', 'tsx']` to a worker's own entry module).
- */
-function startWorker(workerData: BuildWorkerData): Worker {
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./build-worker.js', import.meta.url), { workerData });
-  const tsxApi = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./build-worker.ts', import.meta.url).href;
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData });
 }
 
 /** A worker with flow control: `send` waits while too many batches are unacknowledged. */
@@ -87,7 +74,11 @@ export async function buildIndexFile(options: BuildOptions): Promise<IndexStats>
   if (view.documents === undefined)
     throw new Error(`view "${view.name}" cannot list its documents, so it cannot be indexed`);
   const channel = new WorkerChannel(
-    startWorker({ analysis: options.analysis, path: options.path, key: options.key }),
+    startModuleWorker(import.meta.url, './build-worker.js', {
+      analysis: options.analysis,
+      path: options.path,
+      key: options.key,
+    }),
   );
   try {
     let ids: string[] = [];
