@@ -7,7 +7,9 @@ import {
   type TopDocs,
   type WeightedTerm,
 } from '../../src/engines/bm25/max-score.js';
+import { exhaustiveSearch } from '../../src/engines/bm25/exhaustive.js';
 import { termScore } from '../../src/engines/bm25/scoring.js';
+import { EXHAUSTIVE_MAX_DOCS, searchTopDocs } from '../../src/engines/bm25/top-docs.js';
 
 /** A small deterministic PRNG (mulberry32). */
 function random(seed: number) {
@@ -32,7 +34,7 @@ function randomIndex(seed: number, numDocs: number, vocabulary: number): Bm25Ind
   return new Bm25Index(builder.finish(), { k1: 0.9, b: 0.4 });
 }
 
-/** Exhaustive term-at-a-time scoring of every document. */
+/** Exhaustive term-at-a-time scoring of every document, written plainly as the reference. */
 function exhaustive(
   index: Bm25Index,
   terms: WeightedTerm[],
@@ -73,7 +75,12 @@ function expectSameTopK(actual: TopDocs, expected: TopDocs): void {
   expect(new Set(clear(actual))).toEqual(new Set(clear(expected)));
 }
 
-describe('MaxScore top-k', () => {
+type Search = (index: Bm25Index, terms: WeightedTerm[], k: number, filter?: DocFilter) => TopDocs;
+
+describe.each<[string, Search]>([
+  ['MaxScore', maxScoreSearch],
+  ['exhaustive', (index, terms, k, filter) => exhaustiveSearch(index, terms, k, filter)],
+])('%s top-k', (_name, search) => {
   const index = randomIndex(7, 15_000, 2000);
 
   it('returns exactly the exhaustive top-k on random queries', () => {
@@ -81,7 +88,7 @@ describe('MaxScore top-k', () => {
     for (let q = 0; q < 300; q++) {
       const terms = randomQuery(index, rand);
       const k = [1, 5, 10, 100, 1000][q % 5]!;
-      expectSameTopK(maxScoreSearch(index, terms, k), exhaustive(index, terms, k));
+      expectSameTopK(search(index, terms, k), exhaustive(index, terms, k));
     }
   });
 
@@ -91,7 +98,7 @@ describe('MaxScore top-k', () => {
     for (let q = 0; q < 100; q++) {
       const terms = randomQuery(index, rand);
       const filter = { labels, wanted: q % 3 };
-      const result = maxScoreSearch(index, terms, 10, filter);
+      const result = search(index, terms, 10, filter);
       expectSameTopK(result, exhaustive(index, terms, 10, filter));
       for (const d of result.docs) expect(d % 3).toBe(q % 3);
     }
@@ -102,14 +109,36 @@ describe('MaxScore top-k', () => {
     for (let d = 0; d < 20; d++) builder.addDocument(`d${d}`, ['same', 'words']);
     const small = new Bm25Index(builder.finish(), { k1: 0.9, b: 0.4 });
     const term = small.termId('same');
-    const top = maxScoreSearch(small, [{ term, weight: small.idf(term) }], 5);
+    const top = search(small, [{ term, weight: small.idf(term) }], 5);
     expect([...top.docs]).toEqual([0, 1, 2, 3, 4]);
   });
 
   it('handles empty queries and k larger than the matches', () => {
-    expect(maxScoreSearch(index, [], 10).docs).toHaveLength(0);
+    expect(search(index, [], 10).docs).toHaveLength(0);
     const term = index.termId('t1500');
-    const all = maxScoreSearch(index, [{ term, weight: 1 }], 10_000);
+    const all = search(index, [{ term, weight: 1 }], 10_000);
     expect(all.docs.length).toBe(index.docFreq(term));
+  });
+});
+
+describe('searchTopDocs', () => {
+  it('scores small collections exhaustively and large ones with MaxScore, with the same results', () => {
+    const small = randomIndex(5, 2_000, 500);
+    const large = randomIndex(6, EXHAUSTIVE_MAX_DOCS + 1, 500);
+    const rand = random(9);
+    for (const index of [small, large]) {
+      for (let q = 0; q < 20; q++) {
+        const terms = randomQuery(index, rand);
+        expectSameTopK(searchTopDocs(index, terms, 10), exhaustive(index, terms, 10));
+      }
+    }
+  });
+
+  it('reuses the per-document scratch: a second search starts from zero', () => {
+    const index = randomIndex(8, 500, 50);
+    const term = index.termId('t1');
+    const terms = [{ term, weight: index.idf(term) }];
+    const first = searchTopDocs(index, terms, 5);
+    expect(searchTopDocs(index, terms, 5)).toEqual(first);
   });
 });

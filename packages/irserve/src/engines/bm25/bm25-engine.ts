@@ -17,7 +17,8 @@ import { Analyzer, type AnalysisSettings } from './analyzer.js';
 import { Bm25Index } from './bm25-index.js';
 import { parseBm25Config, type Bm25Config } from './config.js';
 import { openIndex } from './index-store.js';
-import { maxScoreSearch, type DocFilter } from './max-score.js';
+import type { DocFilter } from './max-score.js';
+import { searchTopDocs } from './top-docs.js';
 import { scorePassage, termCounts, weightedQuery } from './query.js';
 import { resolveStopwords } from './stopwords.js';
 import {
@@ -136,7 +137,7 @@ export class BM25 extends BaseEngine {
       throw badRequest(`limit: must be an integer from 1 to ${MAX_LIMIT}`);
     const filter = this.#filter(subsets, request.subset);
     const terms = weightedQuery(index, analyzer, request.query);
-    const top = maxScoreSearch(index, terms, limit, filter, index.scratch);
+    const top = searchTopDocs(index, terms, limit, filter);
     const scores: Scores = {};
     for (let i = 0; i < top.docs.length; i++) scores[index.docId(top.docs[i]!)] = top.scores[i]!;
     return scores;

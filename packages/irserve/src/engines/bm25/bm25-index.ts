@@ -1,11 +1,12 @@
 /**
  * A loaded index ready for queries: term lookup by binary search over the sorted term bytes,
- * document ids decoded on demand, BM25 parameters applied (norm table), and per-term score
- * bounds computed on first use (so k1 and b can change without a rebuild).
+ * document ids decoded on demand, BM25 parameters applied (norm table), and each term's
+ * posting impacts and score bound computed on its first query (so k1 and b can change without
+ * a rebuild, and a restart reads the file without a pass over every posting).
  */
 import type { IndexData } from './index-data.js';
 import { createScratch } from './max-score.js';
-import { idf, normInverseTable, type Bm25Params } from './scoring.js';
+import { idf, impact, normInverseTable, type Bm25Params } from './scoring.js';
 
 const TERM_CACHE_LIMIT = 100_000;
 
@@ -17,8 +18,14 @@ export class Bm25Index {
   readonly avgdl: number;
   readonly #terms: Buffer;
   readonly #ids: Buffer;
-  /** Per term, the largest `tf * normInverse[norm]` over its postings; NaN until computed. */
-  readonly #maxTfNorm: Float64Array;
+  /**
+   * Per posting, `impact(tf, normInverse[norm])`: a search multiplies it by the query weight
+   * instead of dividing per posting. Filled one term at a time on first use; the pages of
+   * terms never queried are never written, so the operating system never commits them.
+   */
+  readonly #impacts: Float32Array;
+  /** Per term, its largest impact (its score bound per unit of weight); NaN until filled. */
+  readonly #maxImpact: Float32Array;
   /** Term numbers and document ids looked up so far (bounded), so repeated queries skip the search. */
   readonly #termCache = new Map<string, number>();
   readonly #idCache: (string | undefined)[];
@@ -34,7 +41,8 @@ export class Bm25Index {
     const { termBytes, idBytes } = data;
     this.#terms = Buffer.from(termBytes.buffer, termBytes.byteOffset, termBytes.byteLength);
     this.#ids = Buffer.from(idBytes.buffer, idBytes.byteOffset, idBytes.byteLength);
-    this.#maxTfNorm = new Float64Array(data.stats.numTerms).fill(Number.NaN);
+    this.#impacts = new Float32Array(data.postingDocs.length);
+    this.#maxImpact = new Float32Array(data.stats.numTerms).fill(Number.NaN);
     this.#idCache = new Array<string | undefined>(data.stats.numDocs);
   }
 
@@ -103,18 +111,33 @@ export class Bm25Index {
     return Array.from({ length: this.numDocs }, (_, d) => this.#decodeId(d));
   }
 
-  /** The largest `tf * normInverse[norm]` of term `t`'s postings (its score bound). */
-  maxTfNorm(t: number): number {
-    let max = this.#maxTfNorm[t]!;
-    if (!Number.isNaN(max)) return max;
+  /**
+   * Per posting, its impact (index by posting position). A term's impacts are written by the
+   * first `maxImpact(t)` call, which every search makes (cursorsFor) before reading them.
+   */
+  get postingImpacts(): Float32Array {
+    return this.#impacts;
+  }
+
+  /**
+   * Term `t`'s largest posting impact (its score bound is that times the query weight); fills
+   * the term's impacts on first call.
+   */
+  maxImpact(t: number): number {
+    if (Number.isNaN(this.#maxImpact[t]!)) this.#fillImpacts(t);
+    return this.#maxImpact[t]!;
+  }
+
+  #fillImpacts(t: number): void {
     const { postingStart, postingDocs, postingTfs, norms } = this.data;
     const normInverse = this.normInverse;
-    max = 0;
+    const impacts = this.#impacts;
+    let max = 0;
     for (let p = postingStart[t]!, end = postingStart[t + 1]!; p < end; p++) {
-      const x = postingTfs[p]! * normInverse[norms[postingDocs[p]!]!]!;
+      const x = impact(postingTfs[p]!, normInverse[norms[postingDocs[p]!]!]!);
+      impacts[p] = x;
       if (x > max) max = x;
     }
-    this.#maxTfNorm[t] = max;
-    return max;
+    this.#maxImpact[t] = max;
   }
 }

@@ -21,6 +21,8 @@ export interface Cursors {
   weight: Float64Array;
   /** cum[i]: sum of the bounds of terms 0..i. */
   cum: Float64Array;
+  /** Posting impacts (Bm25Index.postingImpacts), filled for these terms by the bounds. */
+  impacts: Float32Array;
 }
 
 export function cursorsFor(index: Bm25Index, terms: readonly WeightedTerm[]): Cursors {
@@ -31,7 +33,7 @@ export function cursorsFor(index: Bm25Index, terms: readonly WeightedTerm[]): Cu
   for (let i = 0; i < terms.length; i++) {
     const { term, weight } = terms[i]!;
     if (term < 0 || weight <= 0 || index.docFreq(term) === 0) continue;
-    bounds[i] = (weight - weight / (1 + index.maxTfNorm(term))) * BOUND_SLACK;
+    bounds[i] = weight * index.maxImpact(term) * BOUND_SLACK; // fills the term's impacts
     order.push(i);
   }
   order.sort((x, y) => bounds[x]! - bounds[y]!); // stable: equal bounds keep query order
@@ -41,6 +43,7 @@ export function cursorsFor(index: Bm25Index, terms: readonly WeightedTerm[]): Cu
     end: new Int32Array(m),
     weight: new Float64Array(m),
     cum: new Float64Array(m),
+    impacts: index.postingImpacts,
   };
   const start = index.data.postingStart;
   let cum = 0;

@@ -28,10 +28,14 @@ export const MAX_WINDOW = 4096;
 /** The first window is small, so the k-th score (and pruning) is known early. */
 const FIRST_WINDOW = 256;
 
-/** Scratch space of one search: window accumulators (all zero between searches) and touched slots. */
+/**
+ * Scratch space of one search: window accumulators (all zero between searches) and touched
+ * slots; exhaustive searches add one accumulator per document, made on first use.
+ */
 export interface SearchScratch {
   acc: Float64Array;
   touched: Int32Array;
+  perDoc?: Float64Array;
 }
 
 /** Scratch for `maxScoreSearch`; reusable by sequential searches. */
@@ -123,8 +127,8 @@ function addList(
   touched: Int32Array | undefined,
   n: number,
 ): number {
-  const { postingDocs: docs, postingTfs: tfs, norms } = index.data;
-  const normInverse = index.normInverse;
+  const docs = index.data.postingDocs;
+  const impacts = c.impacts;
   const weight = c.weight[i]!;
   const end = c.end[i]!;
   let p = c.pos[i]!;
@@ -133,7 +137,7 @@ function addList(
     if (doc >= limit) break;
     const slot = doc - start;
     if (touched !== undefined && acc[slot] === 0) touched[n++] = slot;
-    acc[slot]! += weight - weight / (1 + tfs[p]! * normInverse[norms[doc]!]!);
+    acc[slot]! += weight * impacts[p]!;
   }
   c.pos[i] = p;
   return n;
@@ -216,16 +220,15 @@ function completeDoc(
   essential: number,
   threshold: number,
 ): number {
-  const { postingDocs: docs, postingTfs: tfs, norms } = index.data;
-  const normInverse = index.normInverse[norms[doc]!]!;
+  const docs = index.data.postingDocs;
+  const impacts = c.impacts;
   let score = essential;
   for (let i = firstEssential - 1; i >= 0; i--) {
     if (score + c.cum[i]! <= threshold) return score;
     advance(docs, c, i, doc);
     const p = c.pos[i]!;
     if (p < c.end[i]! && docs[p]! === doc) {
-      const weight = c.weight[i]!;
-      score += weight - weight / (1 + tfs[p]! * normInverse);
+      score += c.weight[i]! * impacts[p]!;
     }
   }
   return score;

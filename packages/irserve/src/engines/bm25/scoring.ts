@@ -22,7 +22,7 @@ export function idf(docFreq: number, docCount: number): number {
 
 /**
  * For each norm byte, `1 / (k1 * (1 - b + b * dl / avgdl))` (Lucene's per-query cache); a term
- * scores `w - w / (1 + tf * table[norm])`.
+ * scores `w * impact(tf, table[norm])`.
  */
 export function normInverseTable(params: Bm25Params, avgdl: number): Float64Array {
   const table = new Float64Array(256);
@@ -33,7 +33,16 @@ export function normInverseTable(params: Bm25Params, avgdl: number): Float64Arra
   return table;
 }
 
+/**
+ * A posting's share of its term's weight, `tf / (tf + k1 * (1 - b + b * dl / avgdl))`, rounded
+ * to float32 as the index stores it (Lucene scores in float32 too): searches multiply stored
+ * impacts by the query weight, and passages scored here must come out the same.
+ */
+export function impact(tf: number, normInverse: number): number {
+  return Math.fround(1 - 1 / (1 + tf * normInverse));
+}
+
 /** One term's contribution: `w * tf / (tf + k1 * (1 - b + b * dl / avgdl))`. */
 export function termScore(weight: number, tf: number, normInverse: number): number {
-  return weight - weight / (1 + tf * normInverse);
+  return weight * impact(tf, normInverse);
 }

@@ -1,0 +1,32 @@
+/**
+ * Which top-k algorithm a search uses. Measured with real queries (`bench/bm25-strategies.mjs`:
+ * SciFact and Cranfield, and copies of them up to 83k documents), exhaustive scoring is 2-2.7x
+ * faster than MaxScore up to about 20k documents and still ahead at 45k-83k; with synthetic
+ * queries full of very common terms MaxScore pulls ahead from about 5k. Up to 32k documents,
+ * then, every posting is scored; above, MaxScore skips what cannot reach the top k.
+ */
+import type { Bm25Index } from './bm25-index.js';
+import type { WeightedTerm } from './cursors.js';
+import { exhaustiveSearch } from './exhaustive.js';
+import { maxScoreSearch, type DocFilter, type TopDocs } from './max-score.js';
+
+/** Collections of at most this many documents are searched exhaustively. */
+export const EXHAUSTIVE_MAX_DOCS = 32_768;
+
+/**
+ * The best `k` documents of `index` for `terms` (optionally within one subset label), best
+ * first, ties going to the lower document number.
+ *
+ * @example
+ * const top = searchTopDocs(index, weightedQuery(index, analyzer, 'wing lift'), 10);
+ */
+export function searchTopDocs(
+  index: Bm25Index,
+  terms: readonly WeightedTerm[],
+  k: number,
+  filter?: DocFilter,
+): TopDocs {
+  return index.numDocs <= EXHAUSTIVE_MAX_DOCS
+    ? exhaustiveSearch(index, terms, k, filter, index.scratch)
+    : maxScoreSearch(index, terms, k, filter, index.scratch);
+}
