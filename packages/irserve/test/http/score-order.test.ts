@@ -37,4 +37,15 @@ describe('score maps on the wire', () => {
     const envelope = { cached: false, scores: { '2': 1, '10': 1, b: Number.NaN }, note: undefined };
     expect(serializeBody(envelope)).toBe('{"cached":false,"scores":{"2":1,"10":1,"b":null}}');
   });
+
+  it('keeps a map already written best first as it is, and reorders one that is not', () => {
+    const ranked = { service: 's', scores: { b: 3, a: 2, c: 2, z: -1 }, timestamp: 1 };
+    expect(serializeBody(ranked)).toBe(JSON.stringify(ranked));
+    const unranked = { scores: { a: 1, b: 3, c: 2 } };
+    expect(serializeBody(unranked)).toBe('{"scores":{"b":3,"c":2,"a":1}}');
+    const infinite = { scores: { a: Infinity, b: 1, c: -Infinity } };
+    expect(serializeBody(infinite)).toBe(JSON.stringify(infinite));
+    expect(serializeBody({ scores: { a: 'x', b: 1 } })).toBe('{"scores":{"b":1,"a":"x"}}');
+    expect(serializeBody({ scores: {} })).toBe('{"scores":{}}');
+  });
 });

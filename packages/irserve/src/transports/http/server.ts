@@ -56,8 +56,10 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
     void reply.header('x-request-id', request.id);
     done();
   });
-  server.addHook('onResponse', (request, reply, done) => {
-    if (options.logger.isLevelEnabled('info')) {
+  // The request log line is info: below that level (log_level warn or error) the hook is not
+  // registered at all, so a response skips Fastify's onResponse hook runner.
+  if (options.logger.isLevelEnabled('info')) {
+    server.addHook('onResponse', (request, reply, done) => {
       request.log.info(
         {
           reqId: request.id,
@@ -68,9 +70,9 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
         },
         'request',
       );
-    }
-    done();
-  });
+      done();
+    });
+  }
 
   // Score maps go out best first whatever their ids look like (see serialize.ts).
   server.setReplySerializer((payload) => serializeBody(payload));

@@ -8,7 +8,7 @@ import { badRequest } from '../../../errors.js';
  * `/`). Errors are thrown as IrserveError and mapped by the server's error handler.
  */
 export function contentRoutes(server: FastifyInstance, core: AppCore): void {
-  server.post('/content', async (request) => getContent(core, request.body));
+  server.post('/content', (request) => getContent(core, request.body));
   server.get('/content/:collection/*', async (request, reply) => {
     const params = request.params as { collection: string; '*': string };
     const query = request.query as { view?: unknown };
