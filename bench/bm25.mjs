@@ -2,7 +2,7 @@
 // same job, on the same data in the same run: effectiveness (nDCG@10, R@100 with trec_eval
 // definitions), index build time, index size, peak memory and single-thread queries/s.
 //
-//   npm run build && node bench/bm25.mjs <data-dir> [--seconds 2] [--systems irserve,minisearch,...]
+//   npm run build && node bench/bm25.mjs <data-dir> [--seconds 2] [--rounds 1] [--systems irserve,minisearch,...]
 //
 // Metrics use the top 100 of each system; queries/s (one thread, queries in sequence, timed for
 // --seconds at each depth) is measured for the top 10 and the top 100.
@@ -24,6 +24,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     seconds: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '1' },
     systems: {
       type: 'string',
       default: 'irserve,wink-bm25-text-search,minisearch,orama,flexsearch',
@@ -204,17 +205,48 @@ function runChild(system, dataDir) {
 }
 
 const mib = (bytes) => (bytes / 1024 / 1024).toFixed(1);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The run with the median top-10 queries/s. */
+function medianRun(runs) {
+  const mid = median(runs.map((r) => r.qps[DEPTHS[0]]));
+  return runs.find((r) => r.qps[DEPTHS[0]] === mid);
+}
+
+/** irserve's queries/s over each other system's, per depth: the median of the per-round ratios. */
+function speedUps(runs) {
+  const ours = runs.get('irserve');
+  if (ours === undefined) return;
+  for (const [system, theirs] of runs) {
+    if (system === 'irserve') continue;
+    const ratios = DEPTHS.map((k) =>
+      median(ours.map((r, round) => r.qps[k] / theirs[round].qps[k])).toFixed(1),
+    );
+    console.log(
+      `irserve / ${system}: ${ratios.map((x, i) => `${x}x (top ${DEPTHS[i]})`).join(', ')}`,
+    );
+  }
+}
 
 async function main() {
   const dataDir = positionals[0];
   if (!dataDir)
-    throw new Error('usage: node bench/bm25.mjs <data-dir> [--seconds 2] [--systems a,b]');
+    throw new Error(
+      'usage: node bench/bm25.mjs <data-dir> [--seconds 2] [--rounds 1] [--systems a,b]',
+    );
   if (values.role) return child(values.role, resolve(dataDir));
-  const rows = [];
-  for (const system of values.systems.split(',')) {
-    process.stderr.write(`${system}...\n`);
-    rows.push(await runChild(system, resolve(dataDir)));
+  // Rounds run the systems interleaved (a, b, a, b, ...) so slow phases of a shared machine hit
+  // all alike; each system's row is its median run, and the speed-ups are medians of the
+  // per-round ratios.
+  const systems = values.systems.split(',');
+  const runs = new Map(systems.map((system) => [system, []]));
+  for (let round = 0; round < Number(values.rounds); round++) {
+    for (const system of systems) {
+      process.stderr.write(`${system}...\n`);
+      runs.get(system).push(await runChild(system, resolve(dataDir)));
+    }
   }
+  const rows = systems.map((system) => medianRun(runs.get(system)));
   const qpsHeads = DEPTHS.map((k) => `queries/s, top ${k}`).join(' | ');
   console.log(`| system | nDCG@10 | R@100 | build | index size | peak RSS | ${qpsHeads} |`);
   console.log(`|---|---|---|---|---|---|${DEPTHS.map(() => '---|').join('')}`);
@@ -224,6 +256,7 @@ async function main() {
       `| ${r.system} | ${r.ndcg10.toFixed(4)} | ${r.r100.toFixed(4)} | ${(r.buildMs / 1000).toFixed(2)} s${reload} | ${mib(r.sizeBytes)} MiB | ${mib(r.peakRss)} MiB | ${DEPTHS.map((k) => r.qps[k].toFixed(0)).join(' | ')} |`,
     );
   }
+  speedUps(runs);
 }
 
 await main();

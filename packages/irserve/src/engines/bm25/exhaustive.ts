@@ -12,8 +12,8 @@ import { TopKHeap } from './top-k-heap.js';
 
 /**
  * The best `k` documents for `terms` (optionally within one subset label), scoring every
- * posting. `scratch.perDoc` (one slot per document, all zero between searches) is made on
- * first use.
+ * posting. `scratch.perDoc` (one slot per document, all zero between searches) and
+ * `scratch.heap` are made on first use.
  *
  * @example
  * const top = exhaustiveSearch(index, [{ term: index.termId('wing'), weight: index.idf(index.termId('wing')) }], 10);
@@ -23,7 +23,7 @@ export function exhaustiveSearch(
   terms: readonly WeightedTerm[],
   k: number,
   filter?: DocFilter,
-  scratch: Pick<SearchScratch, 'perDoc'> = {},
+  scratch: Pick<SearchScratch, 'perDoc' | 'heap'> = {},
 ): TopDocs {
   const acc = (scratch.perDoc ??= new Float64Array(index.numDocs));
   const { postingStart, postingDocs: docs } = index.data;
@@ -36,12 +36,16 @@ export function exhaustiveSearch(
     const end = postingStart[term + 1]!;
     for (let p = postingStart[term]!; p < end; p++) acc[docs[p]!]! += weight * impacts[p]!;
   }
-  return bestOf(acc, index.numDocs, k, filter);
+  return bestOf(acc, index.numDocs, (scratch.heap ??= new TopKHeap(k)).reset(k), filter);
 }
 
-/** The best k non-zero accumulators, in one pass; clears them all. */
-function bestOf(acc: Float64Array, n: number, k: number, filter: DocFilter | undefined): TopDocs {
-  const heap = new TopKHeap(k);
+/** The best non-zero accumulators (as many as the empty heap holds), in one pass; clears them all. */
+function bestOf(
+  acc: Float64Array,
+  n: number,
+  heap: TopKHeap,
+  filter: DocFilter | undefined,
+): TopDocs {
   // Unmatched documents hold 0 and matched ones more, so until the heap is full "beats 0"
   // is the test; the branch is then rarely taken, which keeps the loop cheap.
   let threshold = 0;

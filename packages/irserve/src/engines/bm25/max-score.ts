@@ -30,17 +30,22 @@ const FIRST_WINDOW = 256;
 
 /**
  * Scratch space of one search: window accumulators (all zero between searches) and touched
- * slots; exhaustive searches add one accumulator per document, made on first use.
+ * slots, a reusable heap; exhaustive searches add one accumulator per document, made on first use.
  */
 export interface SearchScratch {
   acc: Float64Array;
   touched: Int32Array;
   perDoc?: Float64Array;
+  heap?: TopKHeap;
 }
 
 /** Scratch for `maxScoreSearch`; reusable by sequential searches. */
 export function createScratch(): SearchScratch {
-  return { acc: new Float64Array(MAX_WINDOW), touched: new Int32Array(MAX_WINDOW) };
+  return {
+    acc: new Float64Array(MAX_WINDOW),
+    touched: new Int32Array(MAX_WINDOW),
+    heap: new TopKHeap(16),
+  };
 }
 
 /**
@@ -63,7 +68,7 @@ export function maxScoreSearch(
   scratch: SearchScratch = createScratch(),
 ): TopDocs {
   const c = cursorsFor(index, terms);
-  const heap = new TopKHeap(k);
+  const heap = (scratch.heap ??= new TopKHeap(k)).reset(k);
   let firstEssential = 0;
   for (let size = FIRST_WINDOW; ; size = Math.min(size * 2, MAX_WINDOW)) {
     const start = nextDoc(index.data.postingDocs, c, firstEssential);

@@ -4,9 +4,9 @@
  * Comparisons are written inline: this is on the hot path of every search.
  */
 export class TopKHeap {
-  readonly capacity: number;
-  readonly scores: Float64Array;
-  readonly docs: Int32Array;
+  capacity: number;
+  scores: Float64Array;
+  docs: Int32Array;
   size = 0;
   /** The score a new document must beat once the heap is full (-Infinity before). */
   threshold = -Infinity;
@@ -15,6 +15,21 @@ export class TopKHeap {
     this.capacity = capacity;
     this.scores = new Float64Array(capacity);
     this.docs = new Int32Array(capacity);
+  }
+
+  /**
+   * Empties the heap for a search of `capacity` results, keeping its arrays when they are big
+   * enough: a search scratch reuses one heap instead of allocating one per query.
+   */
+  reset(capacity: number): this {
+    if (capacity > this.scores.length) {
+      this.scores = new Float64Array(capacity);
+      this.docs = new Int32Array(capacity);
+    }
+    this.capacity = capacity;
+    this.size = 0;
+    this.threshold = -Infinity;
+    return this;
   }
 
   get full(): boolean {
