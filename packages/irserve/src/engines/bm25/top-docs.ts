@@ -1,6 +1,6 @@
 /**
  * Which top-k algorithm a search uses. Measured with real queries (`bench/bm25-strategies.mjs`:
- * SciFact and Cranfield, and copies of them up to 83k documents), exhaustive scoring is 2-2.7x
+ * SciFact and Cranfield, and copies of them up to 83k documents), exhaustive scoring is 1.6-2.9x
  * faster than MaxScore up to about 20k documents and still ahead at 45k-83k; with synthetic
  * queries full of very common terms MaxScore pulls ahead from about 5k. Up to 32k documents,
  * then, every posting is scored; above, MaxScore skips what cannot reach the top k.
