@@ -58,6 +58,7 @@ describe('bearer authentication over a real socket', () => {
   it.each(ROUTES)('%s %s without a token is a JSON 401', async (method, path, body) => {
     const response = await call(method, path, body);
     expect(response.status).toBe(401);
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(await response.json()).toMatchObject({ code: 'ERR_UNAUTHORIZED' });
   });
 

@@ -149,4 +149,25 @@ describe('malformed, missing, oversized and hostile input', () => {
     const generated = await app.http.inject({ method: 'GET', url: '/ping' });
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  it('sends x-request-id on errors too: unknown route, wrong method, bad body, bad field', async () => {
+    const answers = await Promise.all([
+      app.http.inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': 'r1' } }),
+      app.http.inject({ method: 'GET', url: '/search', headers: { 'x-request-id': 'r2' } }),
+      app.http.inject({
+        method: 'POST',
+        url: '/search',
+        headers: { 'x-request-id': 'r3', 'content-type': 'application/json' },
+        payload: '{"query":',
+      }),
+      app.http.inject({
+        method: 'POST',
+        url: '/search',
+        headers: { 'x-request-id': 'r4' },
+        payload: { service: 'no-such-service', query: 'q' },
+      }),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([404, 405, 400, 400]);
+    expect(answers.map((a) => a.headers['x-request-id'])).toEqual(['r1', 'r2', 'r3', 'r4']);
+  });
 });

@@ -39,6 +39,7 @@ export function sendError(
       : (fromFastify(error as FastifyError) ?? toIrserveError(error));
   if (mapped.httpStatus >= 500)
     request.log.error({ err: error, code: mapped.code, reqId: request.id }, mapped.message);
+  void reply.header('x-request-id', request.id);
   if (mapped.retryAfter !== undefined) void reply.header('retry-after', String(mapped.retryAfter));
   return reply
     .code(mapped.httpStatus)

@@ -51,10 +51,15 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
       }
     });
   }
-  // Hooks on the hot path are callback-style: an async hook costs a promise per request.
-  server.addHook('onRequest', (request, reply, done) => {
-    void reply.header('x-request-id', request.id);
-    done();
+  // Every answer carries its request id: routes through a wrapper put around each handler when
+  // the route is registered, errors through sendError. Not an onRequest hook: without one (and
+  // without an API key) Fastify skips its hook runner on every request.
+  server.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function withRequestId(this: FastifyInstance, request, reply) {
+      void reply.header('x-request-id', request.id);
+      return handler.call(this, request, reply);
+    };
   });
   // The request log line is info: below that level (log_level warn or error) the hook is not
   // registered at all, so a response skips Fastify's onResponse hook runner.
