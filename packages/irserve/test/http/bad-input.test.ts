@@ -150,6 +150,23 @@ describe('malformed, missing, oversized and hostile input', () => {
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('replaces a request id that is too long, empty or not printable ASCII (as gRPC does)', async () => {
+    const kept = 'a'.repeat(200);
+    for (const [given, expected] of [
+      [kept, kept],
+      ['a'.repeat(201), /^[0-9a-f-]{36}$/],
+      ['two words', /^[0-9a-f-]{36}$/],
+      ['caf\u00e9', /^[0-9a-f-]{36}$/],
+    ] as const) {
+      const response = await app.http.inject({
+        method: 'GET',
+        url: '/ping',
+        headers: { 'x-request-id': given },
+      });
+      expect(response.headers['x-request-id']).toMatch(expected);
+    }
+  });
+
   it('sends x-request-id on errors too: unknown route, wrong method, bad body, bad field', async () => {
     const answers = await Promise.all([
       app.http.inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': 'r1' } }),

@@ -1,28 +1,22 @@
-import { randomUUID } from 'node:crypto';
 import type { Metadata } from '@grpc/grpc-js';
+import { REQUEST_ID_HEADER, acceptRequestId } from '../../core/request-id.js';
 import { IrserveError } from '../../errors.js';
 import { HOPS_HEADER, MAX_HOPS } from '../../federation/remote-client.js';
 
 /** Metadata key of the correlation id (the same name as the HTTP header). */
-export const REQUEST_ID_KEY = 'x-request-id';
+export const REQUEST_ID_KEY = REQUEST_ID_HEADER;
 
 /** Metadata key carrying the catalog code of an error, so irserve clients keep it exactly. */
 export const ERROR_CODE_KEY = 'x-irserve-error-code';
-
-/** The longest request id accepted from a client; longer ones are replaced (log hygiene). */
-const MAX_REQUEST_ID = 200;
 
 function first(metadata: Metadata, key: string): string | undefined {
   const value = metadata.get(key)[0];
   return typeof value === 'string' ? value : undefined;
 }
 
-/** `x-request-id` from the metadata, or a new one. */
+/** `x-request-id` from the metadata when acceptable (see core/request-id.ts), or a new one. */
 export function requestIdOf(metadata: Metadata): string {
-  const given = first(metadata, REQUEST_ID_KEY);
-  return given && given.length <= MAX_REQUEST_ID && /^[\x21-\x7e]+$/.test(given)
-    ? given
-    : randomUUID();
+  return acceptRequestId(first(metadata, REQUEST_ID_KEY));
 }
 
 /**

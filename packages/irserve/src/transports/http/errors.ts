@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { REQUEST_ID_HEADER } from '../../core/request-id.js';
 import { IrserveError, errorBody, toIrserveError } from '../../errors.js';
 
 /** Maps Fastify's own errors (body parsing, limits) to the catalog. */
@@ -39,7 +40,7 @@ export function sendError(
       : (fromFastify(error as FastifyError) ?? toIrserveError(error));
   if (mapped.httpStatus >= 500)
     request.log.error({ err: error, code: mapped.code, reqId: request.id }, mapped.message);
-  void reply.header('x-request-id', request.id);
+  void reply.header(REQUEST_ID_HEADER, request.id);
   if (mapped.retryAfter !== undefined) void reply.header('retry-after', String(mapped.retryAfter));
   return reply
     .code(mapped.httpStatus)

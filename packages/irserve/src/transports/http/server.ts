@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createBearerCheck } from '../../auth/bearer.js';
 import type { AppCore } from '../../core/app-core.js';
+import { REQUEST_ID_HEADER, acceptRequestId } from '../../core/request-id.js';
 import { IrserveError } from '../../errors.js';
 import { sendError } from './errors.js';
 import { serializeBody } from './serialize.js';
@@ -32,8 +32,9 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
     // No child logger per request (it costs more than a cache hit): log lines carry `reqId` themselves.
     childLoggerFactory: (logger) => logger,
     bodyLimit: options.bodyLimit,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // The client's x-request-id when acceptable (core/request-id.ts), else a new UUID.
+    requestIdHeader: false,
+    genReqId: (request) => acceptRequestId(request.headers[REQUEST_ID_HEADER]),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
@@ -57,7 +58,7 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
   server.addHook('onRoute', (route) => {
     const handler = route.handler;
     route.handler = function withRequestId(this: FastifyInstance, request, reply) {
-      void reply.header('x-request-id', request.id);
+      void reply.header(REQUEST_ID_HEADER, request.id);
       return handler.call(this, request, reply);
     };
   });
