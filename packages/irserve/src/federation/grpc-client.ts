@@ -9,7 +9,8 @@ import {
 import type { Logger } from 'pino';
 import { type ErrorCode, IrserveError, isPassedThroughCode } from '../errors.js';
 import { RPC_OF_PATH, requestMessage, responseJson } from '../transports/grpc/client-codec.js';
-import { ERROR_CODE_KEY, REQUEST_ID_KEY } from '../transports/grpc/call-context.js';
+import { REQUEST_ID_HEADER } from '../core/request-id.js';
+import { ERROR_CODE_KEY } from '../transports/grpc/call-context.js';
 import {
   DEFAULT_MAX_MESSAGE_MB,
   loadRoutirProto,
@@ -140,7 +141,7 @@ export class GrpcRemoteClient implements RemoteTransport {
   ): Promise<Record<string, unknown>> {
     const metadata = new Metadata();
     if (this.#options.apiKey) metadata.set('authorization', `Bearer ${this.#options.apiKey}`);
-    if (options.requestId) metadata.set(REQUEST_ID_KEY, options.requestId);
+    if (options.requestId) metadata.set(REQUEST_ID_HEADER, options.requestId);
     metadata.set(HOPS_HEADER, String((options.hops ?? 0) + 1));
     const method = (this.#client as unknown as Record<string, Unary>)[rpc]!;
     const deadline = Date.now() + this.#options.timeoutSeconds * 1000;

@@ -1,6 +1,7 @@
 import { Pool, errors as undiciErrors } from 'undici';
 import type { Logger } from 'pino';
 import { IrserveError, isPassedThroughCode } from '../errors.js';
+import { REQUEST_ID_HEADER } from '../core/request-id.js';
 import { backoffDelay, sleep } from './backoff.js';
 
 export interface RemoteClientOptions {
@@ -119,7 +120,7 @@ export class RemoteClient {
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.#options.apiKey) headers.authorization = `Bearer ${this.#options.apiKey}`;
-    if (options.requestId) headers['x-request-id'] = options.requestId;
+    if (options.requestId) headers[REQUEST_ID_HEADER] = options.requestId;
     let response;
     try {
       response = await this.#pool.request({

@@ -3,9 +3,6 @@ import { REQUEST_ID_HEADER, acceptRequestId } from '../../core/request-id.js';
 import { IrserveError } from '../../errors.js';
 import { HOPS_HEADER, MAX_HOPS } from '../../federation/remote-client.js';
 
-/** Metadata key of the correlation id (the same name as the HTTP header). */
-export const REQUEST_ID_KEY = REQUEST_ID_HEADER;
-
 /** Metadata key carrying the catalog code of an error, so irserve clients keep it exactly. */
 export const ERROR_CODE_KEY = 'x-irserve-error-code';
 
@@ -16,7 +13,7 @@ function first(metadata: Metadata, key: string): string | undefined {
 
 /** `x-request-id` from the metadata when acceptable (see core/request-id.ts), or a new one. */
 export function requestIdOf(metadata: Metadata): string {
-  return acceptRequestId(first(metadata, REQUEST_ID_KEY));
+  return acceptRequestId(first(metadata, REQUEST_ID_HEADER));
 }
 
 /**

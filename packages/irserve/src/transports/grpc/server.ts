@@ -11,7 +11,8 @@ import type { Logger } from 'pino';
 import { createBearerCheck } from '../../auth/bearer.js';
 import type { AppCore } from '../../core/app-core.js';
 import { IrserveError } from '../../errors.js';
-import { REQUEST_ID_KEY, authorizationOf, hopsOf, requestIdOf } from './call-context.js';
+import { REQUEST_ID_HEADER } from '../../core/request-id.js';
+import { authorizationOf, hopsOf, requestIdOf } from './call-context.js';
 import { DEFAULT_MAX_MESSAGE_MB, loadRoutirProto, messageSizeOptions } from './proto.js';
 import { OPEN_RPCS, RPCS, type Rpc, type RpcName } from './rpcs.js';
 import { toStatus } from './status.js';
@@ -61,7 +62,7 @@ function unary(name: RpcName, rpc: Rpc, deps: CallDeps) {
     const finish = (code: number) => {
       // Headers go out with the answer (one write), not ahead of it.
       const echo = new Metadata();
-      echo.set(REQUEST_ID_KEY, requestId);
+      echo.set(REQUEST_ID_HEADER, requestId);
       call.sendMetadata(echo);
       deps.logger.info(
         {
