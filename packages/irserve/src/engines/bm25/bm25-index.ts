@@ -113,7 +113,7 @@ export class Bm25Index {
 
   /**
    * Per posting, its impact (index by posting position). A term's impacts are written by the
-   * first `maxImpact(t)` call, which every search makes (cursorsFor) before reading them.
+   * first `maxImpact(t)` call, which every search makes before reading them.
    */
   get postingImpacts(): Float32Array {
     return this.#impacts;

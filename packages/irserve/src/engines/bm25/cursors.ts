@@ -21,8 +21,6 @@ export interface Cursors {
   weight: Float64Array;
   /** cum[i]: sum of the bounds of terms 0..i. */
   cum: Float64Array;
-  /** Posting impacts (Bm25Index.postingImpacts), filled for these terms by the bounds. */
-  impacts: Float32Array;
 }
 
 export function cursorsFor(index: Bm25Index, terms: readonly WeightedTerm[]): Cursors {
@@ -43,7 +41,6 @@ export function cursorsFor(index: Bm25Index, terms: readonly WeightedTerm[]): Cu
     end: new Int32Array(m),
     weight: new Float64Array(m),
     cum: new Float64Array(m),
-    impacts: index.postingImpacts,
   };
   const start = index.data.postingStart;
   let cum = 0;

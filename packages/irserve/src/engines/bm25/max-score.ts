@@ -133,7 +133,7 @@ function addList(
   n: number,
 ): number {
   const docs = index.data.postingDocs;
-  const impacts = c.impacts;
+  const impacts = index.postingImpacts; // the cursors' terms were filled by cursorsFor
   const weight = c.weight[i]!;
   const end = c.end[i]!;
   let p = c.pos[i]!;
@@ -226,7 +226,7 @@ function completeDoc(
   threshold: number,
 ): number {
   const docs = index.data.postingDocs;
-  const impacts = c.impacts;
+  const impacts = index.postingImpacts; // the cursors' terms were filled by cursorsFor
   let score = essential;
   for (let i = firstEssential - 1; i >= 0; i--) {
     if (score + c.cum[i]! <= threshold) return score;
