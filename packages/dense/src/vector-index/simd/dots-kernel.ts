@@ -1,6 +1,7 @@
 import { TopK } from '../top-k.js';
 import { emptyResult, type SearchResult } from '../types.js';
 import {
+  copyRows,
   instantiateDots,
   QUERY_BLOCK,
   type DotsExports,
@@ -72,13 +73,7 @@ export class DotsKernel {
   #copyQueries(queries: Float32Array, first: number, block: number): void {
     const { memory, dim, stride } = this.#layout;
     const target = new Float32Array(memory.buffer, this.#queryOffset, QUERY_BLOCK * stride);
-    if (stride === dim) {
-      target.set(queries.subarray(first * dim, (first + block) * dim));
-      return;
-    }
-    for (let r = 0; r < block; r++) {
-      target.set(queries.subarray((first + r) * dim, (first + r + 1) * dim), r * stride);
-    }
+    copyRows(queries.subarray(first * dim, (first + block) * dim), dim, target, stride);
   }
 
   /** Feeds one tile's scores to each query's heap, skipping those below its threshold. */

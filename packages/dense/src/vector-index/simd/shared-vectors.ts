@@ -60,13 +60,18 @@ export function shareVectors(
     return undefined;
   }
   const target = new Float32Array(memory.buffer, vectorsOffset, count * stride);
-  if (stride === dim) target.set(vectors);
-  else {
-    for (let i = 0; i < count; i++) {
-      target.set(vectors.subarray(i * dim, (i + 1) * dim), i * stride);
-    }
-  }
+  copyRows(vectors, dim, target, stride);
   return { memory, dim, stride, count, tileRows, scratchBytes, vectorsOffset };
+}
+
+/** Copies rows of `dim` floats from `source` into `target` at `stride` floats per row. */
+export function copyRows(source: Float32Array, dim: number, target: Float32Array, stride: number) {
+  if (stride === dim) {
+    target.set(source);
+    return;
+  }
+  const rows = source.length / dim;
+  for (let i = 0; i < rows; i++) target.set(source.subarray(i * dim, (i + 1) * dim), i * stride);
 }
 
 /** The vectors as they sit in the shared memory (`count * stride` floats). */
