@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bm25Over } from './lib/bm25-engine.mjs';
+import { median, medianRun } from './lib/median.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -205,13 +206,6 @@ function runChild(system, dataDir) {
 }
 
 const mib = (bytes) => (bytes / 1024 / 1024).toFixed(1);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/** The run with the median top-10 queries/s. */
-function medianRun(runs) {
-  const mid = median(runs.map((r) => r.qps[DEPTHS[0]]));
-  return runs.find((r) => r.qps[DEPTHS[0]] === mid);
-}
 
 /** irserve's queries/s over each other system's, per depth: the median of the per-round ratios. */
 function speedUps(runs) {
@@ -246,7 +240,8 @@ async function main() {
       runs.get(system).push(await runChild(system, resolve(dataDir)));
     }
   }
-  const rows = systems.map((system) => medianRun(runs.get(system)));
+  // The row of a system is its run with the median top-10 queries/s.
+  const rows = systems.map((system) => medianRun(runs.get(system), (r) => r.qps[DEPTHS[0]]));
   const qpsHeads = DEPTHS.map((k) => `queries/s, top ${k}`).join(' | ');
   console.log(`| system | nDCG@10 | R@100 | build | index size | peak RSS | ${qpsHeads} |`);
   console.log(`|---|---|---|---|---|---|${DEPTHS.map(() => '---|').join('')}`);

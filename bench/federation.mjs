@@ -13,6 +13,7 @@
 import { fork, spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { median, medianRun } from './lib/median.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -84,11 +85,7 @@ async function load(url, connections) {
   };
 }
 
-function median(xs) {
-  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-}
-
-const medianRun = (runs) => runs.find((r) => r.rps === median(runs.map((x) => x.rps)));
+const rps = (run) => run.rps;
 
 // A parent that dies (or is interrupted) takes its servers with it.
 if (values.role) process.on('disconnect', () => process.exit(0));
@@ -112,8 +109,8 @@ if (values.role === 'remote') {
       directRuns.push(await load(remote.url, connections));
       relayedRuns.push(await load(front.url, connections));
     }
-    const direct = medianRun(directRuns);
-    const relayed = medianRun(relayedRuns);
+    const direct = medianRun(directRuns, rps);
+    const relayed = medianRun(relayedRuns, rps);
     const ratio = median(relayedRuns.map((r, i) => r.rps / directRuns[i].rps));
     // Time per request (1000 / rate) is exact where autocannon's latencies are whole
     // milliseconds; at one connection its difference is the latency the relay adds.

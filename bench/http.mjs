@@ -8,6 +8,7 @@ import { fork, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { median, medianRun } from './lib/median.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -153,10 +154,6 @@ async function load(server, connections, body) {
   };
 }
 
-function median(xs) {
-  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-}
-
 /**
  * Runs every case `rounds` times, interleaved (plain, Fastify, hit, miss, plain, ...), so slow
  * phases of a shared machine hit all cases alike; reports each case's median run, and its
@@ -176,7 +173,7 @@ async function compare(servers, connections, query) {
     }
   }
   return cases.map(([name], i) => {
-    const mid = runs[i].find((r) => r.rps === median(runs[i].map((x) => x.rps)));
+    const mid = medianRun(runs[i], (r) => r.rps);
     const ratios = runs[i].map((r, round) => r.rps / runs[0][round].rps);
     const cpuRatios = runs[i].map((r, round) => runs[0][round].cpuPerRequest / r.cpuPerRequest);
     const { rps, p50, p99, errors } = mid;
