@@ -80,6 +80,14 @@ type Search = (index: Bm25Index, terms: WeightedTerm[], k: number, filter?: DocF
 describe.each<[string, Search]>([
   ['MaxScore', maxScoreSearch],
   ['exhaustive', (index, terms, k, filter) => exhaustiveSearch(index, terms, k, filter)],
+  [
+    'exhaustive with a heap',
+    (index, terms, k, filter) => exhaustiveSearch(index, terms, k, filter, {}, 'heap'),
+  ],
+  [
+    'exhaustive with buckets',
+    (index, terms, k, filter) => exhaustiveSearch(index, terms, k, filter, {}, 'buckets'),
+  ],
 ])('%s top-k', (_name, search) => {
   const index = randomIndex(7, 15_000, 2000);
 

@@ -8,6 +8,7 @@
  */
 import type { Bm25Index } from './bm25-index.js';
 import { advance, cursorsFor, firstAtOrAfter, type Cursors, type WeightedTerm } from './cursors.js';
+import type { BucketSelect } from './select.js';
 import { TopKHeap } from './top-k-heap.js';
 
 export type { WeightedTerm } from './cursors.js';
@@ -30,13 +31,16 @@ const FIRST_WINDOW = 256;
 
 /**
  * Scratch space of one search: window accumulators (all zero between searches) and touched
- * slots, a reusable heap; exhaustive searches add one accumulator per document, made on first use.
+ * slots, a reusable heap; exhaustive searches add one accumulator per document (and for a large k,
+ * candidate arrays), made on first use.
  */
 export interface SearchScratch {
   acc: Float64Array;
   touched: Int32Array;
   perDoc?: Float64Array;
   heap?: TopKHeap;
+  /** Exhaustive searches with a large k: the matching documents, selected by buckets. */
+  select?: BucketSelect;
 }
 
 /** Scratch for `maxScoreSearch`; reusable by sequential searches. */
