@@ -2,13 +2,15 @@
 // collection and on larger collections made of copies of it (each copy drops a different tenth
 // of every document's words, so copies are near-duplicates, not clones). The engine scores
 // collections of at most EXHAUSTIVE_MAX_DOCS documents exhaustively; this shows why. Exhaustive
-// scoring is timed with both ways of picking the top k from the accumulators (a heap during one
-// pass, or score buckets, src/engines/bm25/select.ts); the engine uses buckets from k =
-// SELECT_MIN_K up when a query has at least as many postings as there are documents.
+// scoring is timed in JavaScript (an index made with `wasm: false`; top k as the engine picks
+// it) and with postings added in WebAssembly (postings.wat, the engine's way), the latter with
+// both ways of picking the top k from the accumulators (a heap during one pass, or score
+// buckets, src/engines/bm25/select.ts); the engine uses buckets when the collection has at most
+// SELECT_DOCS_PER_RESULT documents per result wanted.
 //
 //   npm run build && node bench/bm25-strategies.mjs <data-dir> [--copies 1,4,16] [--seconds 0.5]
 //
-// Queries are the collection's own (queries.jsonl), analysed as the engine does; both
+// Queries are the collection's own (queries.jsonl), analysed as the engine does; all
 // strategies run on one thread, in the same process, one after the other, best of three rounds.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -29,7 +31,7 @@ const { Analyzer } = await load('analyzer.js');
 const { LUCENE_ENGLISH_STOP_WORDS } = await load('stopwords.js');
 const { weightedQuery } = await load('query.js');
 const { maxScoreSearch, createScratch } = await load('max-score.js');
-const { exhaustiveSearch, SELECT_MIN_K } = await load('exhaustive.js');
+const { exhaustiveSearch, SELECT_DOCS_PER_RESULT } = await load('exhaustive.js');
 const { EXHAUSTIVE_MAX_DOCS } = await load('top-docs.js');
 
 const jsonl = (path) =>
@@ -46,7 +48,9 @@ function buildCopies(analysed, copies) {
       builder.addDocument(`${c}-${i}`, terms);
     }
   }
-  return new Bm25Index(builder.finish(), { k1: 0.9, b: 0.4 });
+  const data = builder.finish();
+  const params = { k1: 0.9, b: 0.4 };
+  return { index: new Bm25Index(data, params), js: new Bm25Index(data, params, { wasm: false }) };
 }
 
 /** Microseconds per query, best of three rounds of `seconds` each. */
@@ -73,14 +77,14 @@ async function main() {
   const analysed = docs.map((d) => analyzer.analyze(`${d.title ?? ''} ${d.text ?? ''}`));
   const seconds = Number(values.seconds);
   console.log(
-    `engine: exhaustive up to ${EXHAUSTIVE_MAX_DOCS} documents (top k by buckets from k = ${SELECT_MIN_K} when postings >= documents), MaxScore above`,
+    `engine: exhaustive up to ${EXHAUSTIVE_MAX_DOCS} documents (top k by buckets when documents <= ${SELECT_DOCS_PER_RESULT} x k), MaxScore above`,
   );
   console.log(
-    '| documents | k | MaxScore µs/query | exhaustive, heap | exhaustive, buckets | best exhaustive speed-up |',
+    '| documents | k | MaxScore µs/query | exhaustive, JavaScript | exhaustive, WebAssembly, heap | exhaustive, WebAssembly, buckets | best exhaustive speed-up |',
   );
-  console.log('|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|');
   for (const copies of values.copies.split(',').map(Number)) {
-    const index = buildCopies(analysed, copies);
+    const { index, js } = buildCopies(analysed, copies);
     const weighted = queries.map((q) => weightedQuery(index, analyzer, q));
     const scratch = createScratch();
     for (const k of [10, 100]) {
@@ -89,6 +93,7 @@ async function main() {
         weighted,
         seconds,
       );
+      const inJs = time((t) => exhaustiveSearch(js, t, k, undefined, {}), weighted, seconds);
       const [heap, buckets] = ['heap', 'buckets'].map((selection) =>
         time(
           (t) => exhaustiveSearch(index, t, k, undefined, scratch, selection),
@@ -97,9 +102,8 @@ async function main() {
         ),
       );
       const speedUp = maxScore / Math.min(heap, buckets);
-      console.log(
-        `| ${index.numDocs} | ${k} | ${maxScore.toFixed(1)} | ${heap.toFixed(1)} | ${buckets.toFixed(1)} | ${speedUp.toFixed(2)}x |`,
-      );
+      const cells = [maxScore, inJs, heap, buckets].map((x) => x.toFixed(1)).join(' | ');
+      console.log(`| ${index.numDocs} | ${k} | ${cells} | ${speedUp.toFixed(2)}x |`);
     }
   }
 }

@@ -23,7 +23,12 @@ function random(seed: number) {
 }
 
 /** Documents over a Zipf-like vocabulary, so some terms are frequent and some rare. */
-function randomIndex(seed: number, numDocs: number, vocabulary: number): Bm25Index {
+function randomIndex(
+  seed: number,
+  numDocs: number,
+  vocabulary: number,
+  options: { wasm?: boolean } = {},
+): Bm25Index {
   const rand = random(seed);
   const builder = new IndexBuilder();
   for (let d = 0; d < numDocs; d++) {
@@ -31,7 +36,7 @@ function randomIndex(seed: number, numDocs: number, vocabulary: number): Bm25Ind
     const terms = Array.from({ length }, () => `t${Math.floor(vocabulary ** rand()) - 1}`);
     builder.addDocument(`doc${d}`, terms);
   }
-  return new Bm25Index(builder.finish(), { k1: 0.9, b: 0.4 });
+  return new Bm25Index(builder.finish(), { k1: 0.9, b: 0.4 }, options);
 }
 
 /** Exhaustive term-at-a-time scoring of every document, written plainly as the reference. */
@@ -138,6 +143,23 @@ describe('searchTopDocs', () => {
       for (let q = 0; q < 20; q++) {
         const terms = randomQuery(index, rand);
         expectSameTopK(searchTopDocs(index, terms, 10), exhaustive(index, terms, 10));
+      }
+    }
+  });
+
+  it('adds postings in WebAssembly for small collections, with the JavaScript scores to the bit', () => {
+    const wasm = randomIndex(11, 3_000, 800);
+    const js = randomIndex(11, 3_000, 800, { wasm: false });
+    expect(wasm.kernel).toBeDefined();
+    expect(js.kernel).toBeUndefined();
+    expect(randomIndex(12, EXHAUSTIVE_MAX_DOCS + 1, 50).kernel).toBeUndefined();
+    const rand = random(13);
+    for (let q = 0; q < 100; q++) {
+      const terms = randomQuery(wasm, rand);
+      const k = [1, 10, 100, 1000][q % 4]!;
+      for (const selection of ['heap', 'buckets'] as const) {
+        const expected = exhaustiveSearch(js, terms, k, undefined, {}, selection);
+        expect(exhaustiveSearch(wasm, terms, k, undefined, {}, selection)).toEqual(expected);
       }
     }
   });

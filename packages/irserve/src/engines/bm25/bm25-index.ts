@@ -6,7 +6,9 @@
  */
 import type { IndexData } from './index-data.js';
 import { createScratch } from './max-score.js';
+import { ScoringKernel } from './scoring-kernel.js';
 import { idf, impact, normInverseTable, type Bm25Params } from './scoring.js';
+import { EXHAUSTIVE_MAX_DOCS } from './top-docs.js';
 
 const TERM_CACHE_LIMIT = 100_000;
 
@@ -31,8 +33,14 @@ export class Bm25Index {
   readonly #idCache: (string | undefined)[];
   /** Scratch space for searches (they run one at a time, synchronously). */
   readonly scratch = createScratch();
+  /**
+   * For a collection searched exhaustively, the WebAssembly memory its searches add postings
+   * in (it also holds the impacts); undefined when searches run in JavaScript.
+   */
+  readonly kernel: ScoringKernel | undefined;
 
-  constructor(data: IndexData, params: Bm25Params) {
+  /** `wasm: false` keeps every search in JavaScript (for tests and benchmarks). */
+  constructor(data: IndexData, params: Bm25Params, { wasm = true }: { wasm?: boolean } = {}) {
     this.data = data;
     this.params = params;
     const { docCount, sumTotalTermFreq } = data.stats;
@@ -41,7 +49,9 @@ export class Bm25Index {
     const { termBytes, idBytes } = data;
     this.#terms = Buffer.from(termBytes.buffer, termBytes.byteOffset, termBytes.byteLength);
     this.#ids = Buffer.from(idBytes.buffer, idBytes.byteOffset, idBytes.byteLength);
-    this.#impacts = new Float32Array(data.postingDocs.length);
+    const small = wasm && data.stats.numDocs <= EXHAUSTIVE_MAX_DOCS;
+    this.kernel = small ? ScoringKernel.over(data.postingDocs, data.stats.numDocs) : undefined;
+    this.#impacts = this.kernel?.impacts ?? new Float32Array(data.postingDocs.length);
     this.#maxImpact = new Float32Array(data.stats.numTerms).fill(Number.NaN);
     this.#idCache = new Array<string | undefined>(data.stats.numDocs);
   }

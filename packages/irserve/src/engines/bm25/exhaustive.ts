@@ -8,27 +8,29 @@
 import type { Bm25Index } from './bm25-index.js';
 import type { WeightedTerm } from './cursors.js';
 import type { DocFilter, SearchScratch, TopDocs } from './max-score.js';
+import type { ScoringKernel } from './scoring-kernel.js';
 import { BucketSelect } from './select.js';
 import { TopKHeap } from './top-k-heap.js';
 
 /**
- * From this k up, when the query's postings are at least as many as the documents, the top k is
- * selected from all accumulators at once (select.ts): most documents then match, and a heap fed
- * them in document order keeps replacing its minimum. Otherwise a heap filled during one pass
- * is cheaper: its threshold soon rises above most documents, after which each costs one
- * well-predicted comparison. `node bench/bm25-strategies.mjs`: Cranfield (1,400 documents,
- * ~2,000 postings a query) top 100 42 µs (heap) against 32 µs (buckets); top 10, and SciFact
- * (5,183 documents, ~4,400 postings), the heap wins or ties.
+ * The top k is selected from all accumulators at once (select.ts) when the collection has at
+ * most this many documents per result wanted: that costs two passes over every document,
+ * while a heap filled during one pass pays about k·ln(matches/k) replacements of log k each,
+ * and between them one well-predicted comparison per document. `node bench/bm25-strategies.mjs`
+ * (postings added in WebAssembly): Cranfield (1,400 documents) top 100, 34 µs a query with the
+ * heap against 19.5 µs with buckets; 5,600 documents, even; 22,400, the heap 1.8x faster; at
+ * top 10 the heap always wins.
  */
-export const SELECT_MIN_K = 32;
+export const SELECT_DOCS_PER_RESULT = 32;
 
 /** How the top k is picked from the accumulators: as above (the default), or forced (benchmarks). */
 export type Selection = 'auto' | 'heap' | 'buckets';
 
 /**
  * The best `k` documents for `terms` (optionally within one subset label), scoring every
- * posting. `scratch.perDoc` (one slot per document, all zero between searches),
- * `scratch.heap` and `scratch.select` are made on first use.
+ * posting, in WebAssembly when the index has a kernel. `scratch.perDoc` (one slot per document,
+ * all zero between searches; unused with a kernel), `scratch.heap` and `scratch.select` are made
+ * on first use.
  *
  * @example
  * const top = exhaustiveSearch(index, [{ term: index.termId('wing'), weight: index.idf(index.termId('wing')) }], 10);
@@ -42,11 +44,11 @@ export function exhaustiveSearch(
   selection: Selection = 'auto',
 ): TopDocs {
   const n = index.numDocs;
-  const acc = (scratch.perDoc ??= new Float64Array(n));
+  const kernel = index.kernel;
+  const acc = kernel?.acc ?? (scratch.perDoc ??= new Float64Array(n));
   const { postingStart, postingDocs: docs } = index.data;
   const impacts = index.postingImpacts;
   let bound = 0;
-  let postings = 0;
   // No cursors or ordering: nothing is skipped, so the lists are simply added in turn.
   for (let i = 0; i < terms.length; i++) {
     const { term, weight } = terms[i]!;
@@ -54,17 +56,32 @@ export function exhaustiveSearch(
     // Also fills the term's impacts on its first query. The bound is summed as the scores are,
     // term by term, so rounding keeps every score at or below it.
     bound += weight * index.maxImpact(term);
+    const start = postingStart[term]!;
     const end = postingStart[term + 1]!;
-    postings += end - postingStart[term]!;
-    for (let p = postingStart[term]!; p < end; p++) acc[docs[p]!]! += weight * impacts[p]!;
+    if (kernel !== undefined) kernel.accumulate(start, end, weight);
+    else for (let p = start; p < end; p++) acc[docs[p]!]! += weight * impacts[p]!;
   }
-  const buckets =
-    selection === 'auto' ? k >= SELECT_MIN_K && postings >= n : selection === 'buckets';
-  const top = buckets
-    ? (scratch.select ??= new BucketSelect(n)).top(acc, n, k, bound, filter)
-    : bestOf(acc, n, (scratch.heap ??= new TopKHeap(k)).reset(k), filter);
+  const buckets = selection === 'auto' ? n <= SELECT_DOCS_PER_RESULT * k : selection === 'buckets';
+  const heap = buckets ? undefined : (scratch.heap ??= new TopKHeap(k)).reset(k);
+  const top =
+    heap === undefined
+      ? (scratch.select ??= new BucketSelect(n)).top(acc, n, k, bound, filter)
+      : kernel !== undefined && filter === undefined
+        ? bestAbove(kernel, n, heap)
+        : bestOf(acc, n, heap, filter);
   acc.fill(0, 0, n);
   return top;
+}
+
+/** As `bestOf`, the kernel skipping the documents that cannot enter the heap. */
+function bestAbove(kernel: ScoringKernel, n: number, heap: TopKHeap): TopDocs {
+  const acc = kernel.acc;
+  let threshold = 0;
+  for (let d = kernel.above(0, n, 0); d < n; d = kernel.above(d + 1, n, threshold)) {
+    heap.offer(d, acc[d]!);
+    if (heap.full) threshold = heap.threshold;
+  }
+  return heap.drain();
 }
 
 /** The best non-zero accumulators (as many as the empty heap holds), in one pass. */

@@ -6,9 +6,8 @@
  * branch-free pass counts documents into linear score buckets below the query's score bound;
  * the buckets from the top down to the one holding the k-th are laid out by a counting sort in
  * a second pass whose branch is rarely taken, and an insertion sort orders each bucket's few
- * documents. The exhaustive search uses it for a large k when most documents match (see
- * `SELECT_MIN_K`): Cranfield top 100, 42 µs a query with the heap, 32 µs with this
- * (`bench/bm25-strategies.mjs`).
+ * documents. The exhaustive search uses it when k is large for the collection (see
+ * `SELECT_DOCS_PER_RESULT`).
  */
 import type { DocFilter, TopDocs } from './max-score.js';
 
