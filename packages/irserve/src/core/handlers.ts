@@ -10,6 +10,7 @@ import { parseRequest } from './validate.js';
 import {
   decomposeRequestSchema,
   fuseRequestSchema,
+  plainSearchRequest,
   scoreRequestSchema,
   searchRequestSchema,
 } from './request-schemas.js';
@@ -33,7 +34,7 @@ export async function search(
   body: unknown,
   options?: CallOptions,
 ): Promise<Record<string, unknown>> {
-  const request = parseRequest(searchRequestSchema, body);
+  const request = plainSearchRequest(body) ?? parseRequest(searchRequestSchema, body);
   const service = core.services.get('search', request.service);
   const limit = checkLimit(core, request.limit, DEFAULT_LIMIT) ?? DEFAULT_LIMIT;
   const result = await service.call(

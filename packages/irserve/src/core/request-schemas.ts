@@ -3,10 +3,11 @@ import { z } from 'zod';
 const serviceName = z
   .string({ error: 'must be a string naming a service' })
   .min(1, 'must not be empty');
+/** The longest query a request may carry. */
+const MAX_QUERY_LENGTH = 1_000_000;
 const query = z
   .string({ error: 'must be a string' })
-  .max(1_000_000, 'is too long (at most 1,000,000 characters)');
-
+  .max(MAX_QUERY_LENGTH, 'is too long (at most 1,000,000 characters)');
 /** Fields irserve reads; every other field is kept and reaches the engine (RoutIR drops them). */
 export const searchRequestSchema = z.looseObject({
   service: serviceName,
@@ -18,6 +19,26 @@ export const searchRequestSchema = z.looseObject({
     .optional(),
   subset: z.string({ error: 'must be a string' }).optional(),
 });
+
+export type SearchRequestBody = z.output<typeof searchRequestSchema>;
+
+/**
+ * `body` itself when it certainly passes `searchRequestSchema` (checked by hand, without the
+ * copy zod makes: the hot path of a cache hit); otherwise undefined, and the schema decides,
+ * with its messages. Never accepts what the schema rejects.
+ */
+export function plainSearchRequest(body: unknown): SearchRequestBody | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const { service, query, limit, subset } = body as Record<string, unknown>;
+  const valid =
+    typeof service === 'string' &&
+    service.length > 0 &&
+    typeof query === 'string' &&
+    query.length <= MAX_QUERY_LENGTH &&
+    (limit === undefined || (Number.isSafeInteger(limit) && (limit as number) > 0)) &&
+    (subset === undefined || typeof subset === 'string');
+  return valid ? (body as SearchRequestBody) : undefined;
+}
 
 /** A bytes passage: a list of base64 strings (one per part). */
 const bytesPassage = z.array(z.string().base64('must be base64')).max(1024);
