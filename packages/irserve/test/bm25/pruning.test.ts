@@ -10,17 +10,7 @@ import {
 import { exhaustiveSearch } from '../../src/engines/bm25/exhaustive.js';
 import { termScore } from '../../src/engines/bm25/scoring.js';
 import { EXHAUSTIVE_MAX_DOCS, searchTopDocs } from '../../src/engines/bm25/top-docs.js';
-
-/** A small deterministic PRNG (mulberry32). */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from '../helpers/random.js';
 
 /** Documents over a Zipf-like vocabulary, so some terms are frequent and some rare. */
 function randomIndex(
@@ -153,6 +143,12 @@ describe('searchTopDocs', () => {
     expect(wasm.kernel).toBeDefined();
     expect(js.kernel).toBeUndefined();
     expect(randomIndex(12, EXHAUSTIVE_MAX_DOCS + 1, 50).kernel).toBeUndefined();
+    // A damaged index whose postings name a document out of range stays in JavaScript.
+    const data = new IndexBuilder();
+    data.addDocument('a', ['x']);
+    const damaged = data.finish();
+    damaged.postingDocs[0] = 5;
+    expect(new Bm25Index(damaged, { k1: 0.9, b: 0.4 }).kernel).toBeUndefined();
     const rand = random(13);
     for (let q = 0; q < 100; q++) {
       const terms = randomQuery(wasm, rand);

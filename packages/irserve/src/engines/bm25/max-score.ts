@@ -31,8 +31,8 @@ const FIRST_WINDOW = 256;
 
 /**
  * Scratch space of one search: window accumulators (all zero between searches) and touched
- * slots, a reusable heap; exhaustive searches add one accumulator per document (and for a large k,
- * candidate arrays), made on first use.
+ * slots, a reusable heap; exhaustive searches add one accumulator per document (when the index
+ * has no WebAssembly kernel) and a bucket selection, made on first use.
  */
 export interface SearchScratch {
   acc: Float64Array;

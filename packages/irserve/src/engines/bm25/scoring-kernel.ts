@@ -2,7 +2,8 @@
  * The WebAssembly side of exhaustive scoring (postings.wat): one memory holding a copy of the
  * posting lists' documents, the posting impacts (the index fills them there, term by term) and
  * one accumulator per document. Adding a posting list there is about four times faster than the
- * same loop over typed arrays in JavaScript, where every access is bounds-checked.
+ * same loop over typed arrays in JavaScript, where every access is bounds-checked (Cranfield,
+ * a query's lists: 9.1 against 2.3 µs; SciFact 22 against 5.9 µs).
  */
 import { postingsWasm } from './postings-wasm.js';
 
@@ -41,12 +42,15 @@ export class ScoringKernel {
 
   /**
    * A kernel over `postingDocs` for `numDocs` documents, or undefined when it would need more
-   * than KERNEL_MAX_BYTES or WebAssembly is missing (the caller then scores in JavaScript).
+   * than KERNEL_MAX_BYTES, WebAssembly is missing, or a posting names a document out of range
+   * (a damaged index: its accumulator would land on other data in this memory, where JavaScript
+   * ignores the write). The caller then scores in JavaScript.
    */
   static over(postingDocs: Int32Array, numDocs: number): ScoringKernel | undefined {
     const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
     const bytes = numDocs * 8 + postingDocs.length * 8;
     if (wasm === undefined || bytes > KERNEL_MAX_BYTES) return undefined;
+    if (!allBelow(postingDocs, numDocs)) return undefined;
     return new ScoringKernel(wasm, postingDocs, numDocs, bytes);
   }
 
@@ -74,4 +78,16 @@ export class ScoringKernel {
   above(from: number, n: number, threshold: number): number {
     return this.#exports.above(0, from, n, threshold);
   }
+}
+
+/** Whether every value is in [0, limit). */
+function allBelow(values: Int32Array, limit: number): boolean {
+  let min = 0;
+  let max = -1;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return min >= 0 && max < limit;
 }
