@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BucketSelect } from '../../src/engines/bm25/select.js';
-
-/** A small deterministic PRNG (mulberry32). */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from '../helpers/random.js';
 
 /** The reference: sort every matching document, best first, lower document on ties. */
 function reference(acc: Float64Array, k: number, labels?: Int32Array, wanted?: number) {

@@ -3,18 +3,7 @@ import { IrserveError } from '../../src/errors.js';
 import { equalNodes } from '../../src/pipeline/ast.js';
 import { parsePipeline } from '../../src/pipeline/parser.js';
 import { printPipeline } from '../../src/pipeline/print.js';
-
-/** A small seeded PRNG (mulberry32), so a failure reproduces from its seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from '../helpers/random.js';
 
 /** Pieces biased towards the grammar, so many strings get deep before they fail (or parse). */
 const PIECES = [
