@@ -66,40 +66,43 @@ export function exhaustiveSearch(
   const top =
     heap === undefined
       ? (scratch.select ??= new BucketSelect(n)).top(acc, n, k, bound, filter)
-      : kernel !== undefined && filter === undefined
-        ? bestAbove(kernel, n, heap)
-        : bestOf(acc, n, heap, filter);
+      : bestOf(acc, n, heap, filter, kernel);
   acc.fill(0, 0, n);
   return top;
 }
 
-/** As `bestOf`, the kernel skipping the documents that cannot enter the heap. */
-function bestAbove(kernel: ScoringKernel, n: number, heap: TopKHeap): TopDocs {
-  const acc = kernel.acc;
-  let threshold = 0;
-  for (let d = kernel.above(0, n, 0); d < n; d = kernel.above(d + 1, n, threshold)) {
-    heap.offer(d, acc[d]!);
-    if (heap.full) threshold = heap.threshold;
-  }
-  return heap.drain();
-}
-
-/** The best non-zero accumulators (as many as the empty heap holds), in one pass. */
+/**
+ * The best non-zero accumulators (as many as the empty heap holds), in one pass. Until the heap
+ * is full "beats 0" is the test, then "beats the heap's threshold": few documents pass it, so
+ * the scan between them (in WebAssembly when there is a kernel) is a tight, well-predicted loop.
+ */
 function bestOf(
   acc: Float64Array,
   n: number,
   heap: TopKHeap,
   filter: DocFilter | undefined,
+  kernel: ScoringKernel | undefined,
 ): TopDocs {
-  // Unmatched documents hold 0 and matched ones more, so until the heap is full "beats 0"
-  // is the test; the branch is then rarely taken, which keeps the loop cheap.
   let threshold = 0;
-  for (let d = 0; d < n; d++) {
-    const score = acc[d]!;
-    if (score > threshold && (filter === undefined || filter.labels[d] === filter.wanted)) {
-      heap.offer(d, score);
+  for (let d = above(acc, 0, n, 0, kernel); d < n; d = above(acc, d + 1, n, threshold, kernel)) {
+    if (filter === undefined || filter.labels[d] === filter.wanted) {
+      heap.offer(d, acc[d]!);
       if (heap.full) threshold = heap.threshold;
     }
   }
   return heap.drain();
+}
+
+/** The first document from `from` (below `n`) whose accumulator beats `threshold`, or `n`. */
+function above(
+  acc: Float64Array,
+  from: number,
+  n: number,
+  threshold: number,
+  kernel: ScoringKernel | undefined,
+): number {
+  if (kernel !== undefined) return kernel.above(from, n, threshold);
+  let d = from;
+  while (d < n && !(acc[d]! > threshold)) d++;
+  return d;
 }
