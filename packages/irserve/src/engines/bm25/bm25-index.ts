@@ -8,7 +8,7 @@ import type { IndexData } from './index-data.js';
 import { createScratch } from './max-score.js';
 import { ScoringKernel } from './scoring-kernel.js';
 import { idf, impact, normInverseTable, type Bm25Params } from './scoring.js';
-import { EXHAUSTIVE_MAX_DOCS } from './top-docs.js';
+import { searchedExhaustively } from './top-docs.js';
 
 const TERM_CACHE_LIMIT = 100_000;
 
@@ -49,7 +49,7 @@ export class Bm25Index {
     const { termBytes, idBytes } = data;
     this.#terms = Buffer.from(termBytes.buffer, termBytes.byteOffset, termBytes.byteLength);
     this.#ids = Buffer.from(idBytes.buffer, idBytes.byteOffset, idBytes.byteLength);
-    const small = wasm && data.stats.numDocs <= EXHAUSTIVE_MAX_DOCS;
+    const small = wasm && searchedExhaustively(data.stats.numDocs);
     this.kernel = small ? ScoringKernel.over(data.postingDocs, data.stats.numDocs) : undefined;
     this.#impacts = this.kernel?.impacts ?? new Float32Array(data.postingDocs.length);
     this.#maxImpact = new Float32Array(data.stats.numTerms).fill(Number.NaN);

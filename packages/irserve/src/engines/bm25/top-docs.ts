@@ -1,9 +1,11 @@
 /**
- * Which top-k algorithm a search uses. Measured with real queries (`bench/bm25-strategies.mjs`:
- * SciFact and Cranfield, and copies of them up to 83k documents), exhaustive scoring is 1.6-2.9x
- * faster than MaxScore up to about 20k documents and still ahead at 45k-83k; with synthetic
- * queries full of very common terms MaxScore pulls ahead from about 5k. Up to 32k documents,
- * then, every posting is scored; above, MaxScore skips what cannot reach the top k.
+ * Which top-k algorithm a search uses. The threshold was set with exhaustive scoring in
+ * JavaScript (`bench/bm25-strategies.mjs`: SciFact and Cranfield, and copies of them up to 83k
+ * documents): 1.6-2.9x faster than MaxScore up to about 20k documents with real queries, still
+ * ahead at 45k-83k, while synthetic queries full of very common terms favoured MaxScore from
+ * about 5k. Up to 32k documents, then, every posting is scored; above, MaxScore skips what cannot
+ * reach the top k. With the WebAssembly posting loop exhaustive scoring is now 2-7x faster than
+ * MaxScore up to 22k documents, so the threshold is conservative (docs/bm25.md).
  */
 import type { Bm25Index } from './bm25-index.js';
 import type { WeightedTerm } from './cursors.js';
@@ -12,6 +14,11 @@ import { maxScoreSearch, type DocFilter, type TopDocs } from './max-score.js';
 
 /** Collections of at most this many documents are searched exhaustively. */
 export const EXHAUSTIVE_MAX_DOCS = 32_768;
+
+/** Whether a collection of `numDocs` documents is searched exhaustively (else by MaxScore). */
+export function searchedExhaustively(numDocs: number): boolean {
+  return numDocs <= EXHAUSTIVE_MAX_DOCS;
+}
 
 /**
  * The best `k` documents of `index` for `terms` (optionally within one subset label), best
@@ -26,7 +33,7 @@ export function searchTopDocs(
   k: number,
   filter?: DocFilter,
 ): TopDocs {
-  return index.numDocs <= EXHAUSTIVE_MAX_DOCS
+  return searchedExhaustively(index.numDocs)
     ? exhaustiveSearch(index, terms, k, filter, index.scratch)
     : maxScoreSearch(index, terms, k, filter, index.scratch);
 }
