@@ -150,12 +150,14 @@ describe('searchTopDocs', () => {
     damaged.postingDocs[0] = 5;
     expect(new Bm25Index(damaged, { k1: 0.9, b: 0.4 }).kernel).toBeUndefined();
     const rand = random(13);
+    const labels = Int32Array.from({ length: wasm.numDocs }, (_, d) => d % 3);
     for (let q = 0; q < 100; q++) {
       const terms = randomQuery(wasm, rand);
       const k = [1, 10, 100, 1000][q % 4]!;
+      const filter = q % 5 === 0 ? { labels, wanted: 1 } : undefined;
       for (const selection of ['heap', 'buckets'] as const) {
-        const expected = exhaustiveSearch(js, terms, k, undefined, {}, selection);
-        expect(exhaustiveSearch(wasm, terms, k, undefined, {}, selection)).toEqual(expected);
+        const expected = exhaustiveSearch(js, terms, k, filter, {}, selection);
+        expect(exhaustiveSearch(wasm, terms, k, filter, {}, selection)).toEqual(expected);
       }
     }
   });

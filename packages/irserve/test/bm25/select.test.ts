@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ScoringKernel } from '../../src/engines/bm25/scoring-kernel.js';
 import { BucketSelect } from '../../src/engines/bm25/select.js';
 import { random } from '../helpers/random.js';
 
@@ -11,10 +12,19 @@ function reference(acc: Float64Array, k: number, labels?: Int32Array, wanted?: n
   return { docs, scores: docs.map((d) => acc[d]!) };
 }
 
+/**
+ * The top k by BucketSelect, checked to be the same whether the documents to lay out are found
+ * in JavaScript or by a kernel's `collect` (in WebAssembly, over a copy of `acc` in its memory).
+ */
 function top(acc: Float64Array, k: number, filter?: { labels: Int32Array; wanted: number }) {
   const bound = Math.max(0, ...acc);
-  const result = new BucketSelect(acc.length).top(acc, acc.length, k, bound, filter);
-  return { docs: [...result.docs], scores: [...result.scores] };
+  const n = acc.length;
+  const plain = new BucketSelect(n).top(acc, n, k, bound, filter);
+  const kernel = ScoringKernel.over(new Int32Array(0), n)!;
+  kernel.acc.set(acc);
+  const inKernel = new BucketSelect(n).top(kernel.acc, n, k, bound, filter, kernel);
+  expect(inKernel).toEqual(plain);
+  return { docs: [...plain.docs], scores: [...plain.scores] };
 }
 
 describe('BucketSelect', () => {

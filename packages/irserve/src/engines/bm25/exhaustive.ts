@@ -65,7 +65,7 @@ export function exhaustiveSearch(
   const heap = buckets ? undefined : (scratch.heap ??= new TopKHeap(k)).reset(k);
   const top =
     heap === undefined
-      ? (scratch.select ??= new BucketSelect(n)).top(acc, n, k, bound, filter)
+      ? (scratch.select ??= new BucketSelect(n)).top(acc, n, k, bound, filter, kernel)
       : bestOf(acc, n, heap, filter, kernel);
   acc.fill(0, 0, n);
   return top;

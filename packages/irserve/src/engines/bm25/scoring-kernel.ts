@@ -7,7 +7,10 @@
  */
 import { postingsWasm } from './postings-wasm.js';
 
-/** Above this much memory (documents and impacts of every posting, accumulators) JavaScript scores. */
+/**
+ * Above this much memory (documents and impacts of every posting, accumulators, candidates)
+ * JavaScript scores.
+ */
 export const KERNEL_MAX_BYTES = 1 << 30;
 
 const PAGE = 65536;
@@ -22,6 +25,7 @@ interface Exports {
     w: number,
   ): void;
   above(acc: number, from: number, n: number, threshold: number): number;
+  collect(acc: number, n: number, scale: number, least: number, out: number): number;
 }
 
 /** The slice of the WebAssembly API used here (@types/node 20 does not declare it). */
@@ -38,6 +42,8 @@ export class ScoringKernel {
   readonly impacts: Float32Array;
   readonly #docsAt: number;
   readonly #impactsAt: number;
+  /** Where `collect` lists its documents (one slot per document). */
+  readonly #candidates: Int32Array;
   readonly #exports: Exports;
 
   /**
@@ -48,7 +54,7 @@ export class ScoringKernel {
    */
   static over(postingDocs: Int32Array, numDocs: number): ScoringKernel | undefined {
     const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
-    const bytes = numDocs * 8 + postingDocs.length * 8;
+    const bytes = numDocs * 12 + postingDocs.length * 8;
     if (wasm === undefined || bytes > KERNEL_MAX_BYTES) return undefined;
     if (!allBelow(postingDocs, numDocs)) return undefined;
     return new ScoringKernel(wasm, postingDocs, numDocs, bytes);
@@ -59,12 +65,14 @@ export class ScoringKernel {
     // A fixed size: the views below stay valid because the memory never grows.
     const memory = new wasm.Memory({ initial: pages, maximum: pages });
     const postings = postingDocs.length;
-    // acc (8 bytes a document) | posting documents (4 bytes a posting) | impacts (4)
+    // acc (8 bytes a document) | posting documents (4 bytes a posting) | impacts (4) |
+    // candidates (4 bytes a document)
     this.acc = new Float64Array(memory.buffer, 0, numDocs);
     this.#docsAt = numDocs * 8;
     new Int32Array(memory.buffer, this.#docsAt, postings).set(postingDocs);
     this.#impactsAt = this.#docsAt + postings * 4;
     this.impacts = new Float32Array(memory.buffer, this.#impactsAt, postings);
+    this.#candidates = new Int32Array(memory.buffer, this.#impactsAt + postings * 4, numDocs);
     this.#exports = new wasm.Instance(new wasm.Module(postingsWasm), { env: { memory } })
       .exports as Exports;
   }
@@ -77,6 +85,16 @@ export class ScoringKernel {
   /** The first document from `from` (below `n`) whose accumulator beats `threshold`, or `n`. */
   above(from: number, n: number, threshold: number): number {
     return this.#exports.above(0, from, n, threshold);
+  }
+
+  /**
+   * The documents below `n` with `acc[d] * scale >= least`, in order: a view that the next
+   * call overwrites. One pass with no branch to mispredict (select.ts lays these out).
+   */
+  collect(n: number, scale: number, least: number): Int32Array {
+    const candidates = this.#candidates;
+    const found = this.#exports.collect(0, n, scale, least, candidates.byteOffset);
+    return candidates.subarray(0, found);
   }
 }
 

@@ -5,11 +5,12 @@
  * collection most documents match) and log k per replacement and per result. Here one
  * branch-free pass counts documents into linear score buckets below the query's score bound;
  * the buckets from the top down to the one holding the k-th are laid out by a counting sort in
- * a second pass whose branch is rarely taken, and an insertion sort orders each bucket's few
+ * a second pass (in WebAssembly when there is a kernel), and an insertion sort orders each bucket's few
  * documents. The exhaustive search uses it when k is large for the collection (see
  * `SELECT_DOCS_PER_RESULT`).
  */
 import type { DocFilter, TopDocs } from './max-score.js';
+import type { ScoringKernel } from './scoring-kernel.js';
 
 /**
  * Buckets over [0, bound]: bucket b holds scores in [b, b + 1) / scale, the best in BUCKETS - 2,
@@ -21,7 +22,8 @@ const BUCKETS = 1024;
 const INSERTION_MAX = 32;
 
 export class BucketSelect {
-  readonly #count = new Int32Array(BUCKETS);
+  /** Four histograms while counting (see `countAll`), then the sum in the first. */
+  readonly #lanes = new Int32Array(4 * BUCKETS);
   readonly #docs: Int32Array;
   readonly #scores: Float64Array;
 
@@ -33,19 +35,27 @@ export class BucketSelect {
 
   /**
    * The best `k` documents of `acc[0..n)` with a score above 0 (within `filter`, if given),
-   * best first, ties going to the lower document. No score may exceed `bound`.
+   * best first, ties going to the lower document. No score may exceed `bound`. With `kernel`,
+   * `acc` must be its accumulators.
    *
    * @example
    * new BucketSelect(3).top(Float64Array.of(1, 3, 2), 3, 2, 3) // { docs: [1, 2], scores: [3, 2] }
    */
-  top(acc: Float64Array, n: number, k: number, bound: number, filter?: DocFilter): TopDocs {
+  top(
+    acc: Float64Array,
+    n: number,
+    k: number,
+    bound: number,
+    filter?: DocFilter,
+    kernel?: ScoringKernel,
+  ): TopDocs {
     if (!(bound > 0)) return { docs: new Int32Array(0), scores: new Float64Array(0) };
     const scale = (BUCKETS - 2) / bound;
-    const count = this.#count.fill(0);
-    if (filter === undefined) countAll(acc, n, scale, count);
-    else countFiltered(acc, n, scale, filter, count);
-    const { lowest, widest } = offsets(count, k);
-    const total = this.#layOut(acc, n, scale, lowest, filter);
+    const lanes = this.#lanes.fill(0);
+    if (filter === undefined) countAll(acc, n, scale, lanes);
+    else countFiltered(acc, n, scale, filter, lanes);
+    const { lowest, widest } = offsets(lanes, k);
+    const total = this.#layOut(acc, n, scale, lowest, lanes, filter, kernel);
     if (widest <= INSERTION_MAX) insertionSort(this.#docs, this.#scores, 0, total - 1);
     else sortBestFirst(this.#docs, this.#scores, total);
     const found = Math.min(k, total);
@@ -55,38 +65,66 @@ export class BucketSelect {
   /**
    * Copies the matching documents of buckets top..lowest to their offsets, in document order;
    * returns how many. Bucket 0 comes last, so skipping its non-matching documents leaves no gap.
+   * A document is in bucket `lowest` or above when score * scale >= lowest (for bucket 0: when
+   * its score is above 0). Few are, and a kernel lists them in one pass with no branch
+   * (Cranfield top 100: about 1.5 against 3.5 µs a query for the loop here).
    */
   #layOut(
     acc: Float64Array,
     n: number,
     scale: number,
     lowest: number,
+    next: Int32Array,
     filter: DocFilter | undefined,
+    kernel: ScoringKernel | undefined,
   ): number {
-    const next = this.#count;
-    const docs = this.#docs;
-    const scores = this.#scores;
+    const least = lowest > 0 ? lowest : Number.MIN_VALUE;
     let total = 0;
-    for (let d = 0; d < n; d++) {
-      const score = acc[d]!;
-      const b = (score * scale) | 0;
-      if (
-        b >= lowest &&
-        score > 0 &&
-        (filter === undefined || filter.labels[d] === filter.wanted)
-      ) {
-        const at = next[b]!++;
-        docs[at] = d;
-        scores[at] = score;
-        total++;
+    if (kernel !== undefined) {
+      const candidates = kernel.collect(n, scale, least);
+      for (let i = 0; i < candidates.length; i++) {
+        total += this.#place(acc, candidates[i]!, scale, next, filter);
+      }
+    } else {
+      for (let d = 0; d < n; d++) {
+        if (acc[d]! * scale >= least) total += this.#place(acc, d, scale, next, filter);
       }
     }
     return total;
   }
+
+  /** Puts document `d` at its bucket's next offset (returns 1), unless the filter excludes it (0). */
+  #place(
+    acc: Float64Array,
+    d: number,
+    scale: number,
+    next: Int32Array,
+    filter: DocFilter | undefined,
+  ): number {
+    if (filter !== undefined && filter.labels[d] !== filter.wanted) return 0;
+    const score = acc[d]!;
+    const at = next[(score * scale) | 0]!++;
+    this.#docs[at] = d;
+    this.#scores[at] = score;
+    return 1;
+  }
 }
 
-function countAll(acc: Float64Array, n: number, scale: number, count: Int32Array): void {
-  for (let d = 0; d < n; d++) count[(acc[d]! * scale) | 0]!++;
+/**
+ * Counts every document into `lanes`. Most documents of a query fall in a few buckets (bucket 0
+ * above all), and one histogram makes each increment wait for the store before it: four
+ * histograms, taking every fourth document each and summed at the end, let four increments run
+ * at once (Cranfield: 6.5 against 3.4 µs a query).
+ */
+function countAll(acc: Float64Array, n: number, scale: number, lanes: Int32Array): void {
+  let d = 0;
+  for (; d + 3 < n; d += 4) {
+    lanes[(acc[d]! * scale) | 0]!++;
+    lanes[BUCKETS + ((acc[d + 1]! * scale) | 0)]!++;
+    lanes[2 * BUCKETS + ((acc[d + 2]! * scale) | 0)]!++;
+    lanes[3 * BUCKETS + ((acc[d + 3]! * scale) | 0)]!++;
+  }
+  for (; d < n; d++) lanes[(acc[d]! * scale) | 0]!++;
 }
 
 /** As `countAll`, documents outside the filter going to bucket 0. */
@@ -95,22 +133,26 @@ function countFiltered(
   n: number,
   scale: number,
   { labels, wanted }: DocFilter,
-  count: Int32Array,
+  lanes: Int32Array,
 ): void {
-  for (let d = 0; d < n; d++) count[labels[d] === wanted ? (acc[d]! * scale) | 0 : 0]!++;
+  for (let d = 0; d < n; d++) {
+    const lane = (d & 3) * BUCKETS;
+    lanes[lane + (labels[d] === wanted ? (acc[d]! * scale) | 0 : 0)]!++;
+  }
 }
 
 /**
  * Turns the counts of the buckets to lay out (top down to `lowest`, the one holding the k-th
- * document) into start offsets, best bucket first; at most `widest` documents in one of them.
+ * document) into start offsets in the first histogram of `lanes`, best bucket first; at most
+ * `widest` documents in one of them. Only those buckets' four counts are summed.
  */
-function offsets(count: Int32Array, k: number): { lowest: number; widest: number } {
+function offsets(lanes: Int32Array, k: number): { lowest: number; widest: number } {
   let total = 0;
   let widest = 0;
   let b = BUCKETS - 1;
   for (; b >= 0 && total < k; b--) {
-    const c = count[b]!;
-    count[b] = total;
+    const c = lanes[b]! + lanes[BUCKETS + b]! + lanes[2 * BUCKETS + b]! + lanes[3 * BUCKETS + b]!;
+    lanes[b] = total;
     total += c;
     widest = Math.max(widest, c);
   }
