@@ -18,6 +18,7 @@ import { Bm25Index } from './bm25-index.js';
 import { parseBm25Config, type Bm25Config } from './config.js';
 import { openIndex } from './index-store.js';
 import type { DocFilter } from './max-score.js';
+import { denseIntegerIds, scoresObject } from './scores-object.js';
 import { searchTopDocs } from './top-docs.js';
 import { scorePassage, termCounts, weightedQuery } from './query.js';
 import { resolveStopwords } from './stopwords.js';
@@ -35,6 +36,8 @@ interface Ready {
   index: Bm25Index;
   analyzer: Analyzer;
   subsets: SubsetLabels | undefined;
+  /** Ids as numbers when they are small integers, for building results fast (scores-object.ts). */
+  integerIds: Int32Array | undefined;
 }
 
 export class BM25 extends BaseEngine {
@@ -112,7 +115,8 @@ export class BM25 extends BaseEngine {
       );
       const index = new Bm25Index(data, { k1: this.settings.k1, b: this.settings.b });
       const subsets = await this.#loadSubsets(index);
-      return { index, analyzer: new Analyzer(this.#analysis), subsets };
+      const integerIds = denseIntegerIds(index);
+      return { index, analyzer: new Analyzer(this.#analysis), subsets, integerIds };
     })();
     return this.#ready;
   }
@@ -131,16 +135,13 @@ export class BM25 extends BaseEngine {
     return requests.map((request) => this.#search(ready, request));
   }
 
-  #search({ index, analyzer, subsets }: Ready, request: SearchRequest): Scores {
+  #search({ index, analyzer, subsets, integerIds }: Ready, request: SearchRequest): Scores {
     const { limit } = request;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
       throw badRequest(`limit: must be an integer from 1 to ${MAX_LIMIT}`);
     const filter = this.#filter(subsets, request.subset);
     const terms = weightedQuery(index, analyzer, request.query);
-    const top = searchTopDocs(index, terms, limit, filter);
-    const scores: Scores = {};
-    for (let i = 0; i < top.docs.length; i++) scores[index.docId(top.docs[i]!)] = top.scores[i]!;
-    return scores;
+    return scoresObject(index, searchTopDocs(index, terms, limit, filter), integerIds);
   }
 
   #filter(subsets: SubsetLabels | undefined, subset: unknown): DocFilter | undefined {
