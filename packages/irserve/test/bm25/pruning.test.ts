@@ -48,7 +48,7 @@ function exhaustive(
     .filter((d) => acc[d]! > 0 && (!filter || filter.labels[d] === filter.wanted))
     .sort((a, b) => acc[b]! - acc[a]! || a - b)
     .slice(0, k);
-  return { docs: Int32Array.from(docs), scores: Float64Array.from(docs, (d) => acc[d]!) };
+  return { docs, scores: docs.map((d) => acc[d]!) };
 }
 
 function randomQuery(index: Bm25Index, rand: () => number): WeightedTerm[] {

@@ -5,10 +5,7 @@ import { random } from '../helpers/random.js';
 const docIds = (ids: readonly string[]) => ({ numDocs: ids.length, docId: (d: number) => ids[d]! });
 
 function topDocs(docs: readonly number[]) {
-  return {
-    docs: Int32Array.from(docs),
-    scores: Float64Array.from(docs, (_, rank) => docs.length - rank + 0.5),
-  };
+  return { docs: [...docs], scores: docs.map((_, rank) => docs.length - rank + 0.5) };
 }
 
 /** The object built the plain way, key by key in rank order. */

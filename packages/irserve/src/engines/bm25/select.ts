@@ -49,7 +49,7 @@ export class BucketSelect {
     filter?: DocFilter,
     kernel?: ScoringKernel,
   ): TopDocs {
-    if (!(bound > 0)) return { docs: new Int32Array(0), scores: new Float64Array(0) };
+    if (!(bound > 0)) return { docs: [], scores: [] };
     const scale = (BUCKETS - 2) / bound;
     const lanes = this.#lanes.fill(0);
     if (filter === undefined) countAll(acc, n, scale, lanes);
@@ -59,7 +59,13 @@ export class BucketSelect {
     if (widest <= INSERTION_MAX) insertionSort(this.#docs, this.#scores, 0, total - 1);
     else sortBestFirst(this.#docs, this.#scores, total);
     const found = Math.min(k, total);
-    return { docs: this.#docs.slice(0, found), scores: this.#scores.slice(0, found) };
+    const docs = new Array<number>(found);
+    const scores = new Array<number>(found);
+    for (let i = 0; i < found; i++) {
+      docs[i] = this.#docs[i]!;
+      scores[i] = this.#scores[i]!;
+    }
+    return { docs, scores };
   }
 
   /**

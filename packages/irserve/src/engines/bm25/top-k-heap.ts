@@ -51,10 +51,10 @@ export class TopKHeap {
   }
 
   /** Documents and scores, best first; empties the heap. */
-  drain(): { docs: Int32Array; scores: Float64Array } {
+  drain(): { docs: number[]; scores: number[] } {
     const n = this.size;
-    const docs = new Int32Array(n);
-    const scores = new Float64Array(n);
+    const docs = new Array<number>(n);
+    const scores = new Array<number>(n);
     for (let i = n - 1; i >= 0; i--) {
       docs[i] = this.docs[0]!;
       scores[i] = this.scores[0]!;
