@@ -14,14 +14,15 @@ import { TopKHeap } from './top-k-heap.js';
 
 /**
  * The top k is selected from all accumulators at once (select.ts) when the collection has at
- * most this many documents per result wanted: that costs two passes over every document,
- * while a heap filled during one pass pays about k·ln(matches/k) replacements of log k each,
- * and between them one well-predicted comparison per document. `node bench/bm25-strategies.mjs`
- * (postings added in WebAssembly): Cranfield (1,400 documents) top 100, 34 µs a query with the
- * heap against 19.5 µs with buckets; 5,600 documents, even; 22,400, the heap 1.8x faster; at
- * top 10 the heap always wins.
+ * most this many documents per result wanted: that costs two passes over every document and a
+ * fixed few microseconds, while a heap filled during one pass pays about k·ln(matches/k)
+ * replacements of log k each, and between them one well-predicted comparison per document (in
+ * WebAssembly). `node bench/bm25-strategies.mjs` (sixth session, µs a query, heap against
+ * buckets): Cranfield (1,400 documents) top 10, 6.3 against 9.3, top 100 32.1 against 12.3;
+ * SciFact (5,183) top 100, 48.9 against 30.1; 22,400 documents top 100, 111 against 117;
+ * 20,732, 126 against 107. At top 10 the heap wins from 140 documents per result up.
  */
-export const SELECT_DOCS_PER_RESULT = 32;
+export const SELECT_DOCS_PER_RESULT = 128;
 
 /** How the top k is picked from the accumulators: as above (the default), or forced (benchmarks). */
 export type Selection = 'auto' | 'heap' | 'buckets';
