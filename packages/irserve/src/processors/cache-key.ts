@@ -29,6 +29,18 @@ function holdsBytes(part: unknown, depth = 2): boolean {
 }
 
 /**
+ * `hashKey([query, limit, subset ?? null])` written directly, for the usual search (a string
+ * query, a number limit, no subset or a string one) whose key stays short: the hot path of a
+ * cache hit skips the array, the bytes check and the generic stringify. Otherwise undefined.
+ */
+function plainSearchKey({ query, limit, subset }: RoleIO['search']['request']): string | undefined {
+  if (typeof query !== 'string' || typeof limit !== 'number') return undefined;
+  if (subset !== undefined && typeof subset !== 'string') return undefined;
+  const json = `[${JSON.stringify(query)},${JSON.stringify(limit)},${subset === undefined ? 'null' : JSON.stringify(subset)}]`;
+  return json.length <= MAX_PLAIN_KEY ? json : undefined;
+}
+
+/**
  * Builds the cache key function of a service (DESIGN section 4): `(service, query, limit,
  * subset)` for search, the passages for score, plus the values of `extraFields`.
  * Keys look like `<service>:<hash>` so services sharing one store never collide.
@@ -44,6 +56,10 @@ export function cacheKeyFunction<R extends Role>(
     case 'search':
       return (request) => {
         const r = request as RoleIO['search']['request'];
+        if (extraFields.length === 0) {
+          const plain = plainSearchKey(r);
+          if (plain !== undefined) return `${service}:${plain}`;
+        }
         return `${service}:${hashKey([r.query, r.limit, r.subset ?? null, ...extras(r)])}`;
       };
     case 'score':

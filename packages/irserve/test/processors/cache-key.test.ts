@@ -31,4 +31,25 @@ describe('cache keys', () => {
     expect(long).not.toBe(hashKey(['x'.repeat(501)]));
     expect(hashKey([new Uint8Array([255])])).toBe('["/w=="]');
   });
+
+  it('writes the usual search key directly, exactly as the generic way does', () => {
+    const key = cacheKeyFunction('search', 'bm25', []);
+    const requests = [
+      { query: 'boundary layer', limit: 10 },
+      { query: 'q', limit: 10, subset: 'en' },
+      { query: 'q', limit: 10, subset: undefined },
+      { query: '', limit: 1e21 },
+      { query: 'quote " and \\ and \u2028 and \ud800', limit: 3 },
+      { query: 'x'.repeat(180), limit: 10 },
+      { query: 'x'.repeat(500), limit: 10 },
+      { query: 'q', limit: Number.NaN },
+      { query: 'q', limit: 10, subset: 7 },
+      { query: 'q', limit: 10, subset: null },
+      { query: 'q', limit: 10, other: 'ignored' },
+    ];
+    for (const request of requests) {
+      const generic = `bm25:${hashKey([request.query, request.limit, request.subset ?? null])}`;
+      expect(key(request as never), JSON.stringify(request)).toBe(generic);
+    }
+  });
 });
