@@ -60,7 +60,7 @@ function contentCall(settings: CacheSettings): {
     capacity: settings.cache,
     ttlSeconds: settings.cacheTtl,
   });
-  const call = withCache<Lookup, Document>(fetchDocument, {
+  const { call } = withCache<Lookup, Document>(fetchDocument, {
     store,
     key: (l) => JSON.stringify([l.collection, l.viewName, l.id]),
   });

@@ -85,7 +85,7 @@ export function federatedContent(
     ? withCache(fetchRemote, {
         store: cache,
         key: (r) => JSON.stringify([r.collection, r.view ?? null, r.id]),
-      })
+      }).call
     : fetchRemote;
   return {
     async lookup(request) {

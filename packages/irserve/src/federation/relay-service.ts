@@ -91,8 +91,10 @@ export function buildRelayService<R extends Role>(spec: RelaySpec<R>): BuiltServ
       timestamp,
     };
   };
-  if (spec.cache)
-    call = withCache(call, { store: spec.cache, key: cacheKeyFunction(role, name, []) });
+  const cached = spec.cache
+    ? withCache(call, { store: spec.cache, key: cacheKeyFunction(role, name, []) })
+    : undefined;
+  if (cached !== undefined) call = cached.call;
   const finalCall = call;
   return {
     name,
@@ -100,6 +102,7 @@ export function buildRelayService<R extends Role>(spec: RelaySpec<R>): BuiltServ
     inputKind: spec.inputKind,
     engineName: 'Relay',
     call: (request, options) => finalCall(request, options),
+    ...(cached === undefined ? {} : { cachedNow: cached.cachedNow }),
     close: async () => spec.cache?.close(),
   };
 }

@@ -71,7 +71,7 @@ export function createPipelineCall(
       capacity: cache.size,
       ttlSeconds: cache.ttl,
     });
-  const call = withCache<PipelineJob, PipelineValue>(compute, {
+  const { call } = withCache<PipelineJob, PipelineValue>(compute, {
     store,
     key: (job) => job.key,
     onStoreError: (error) => logger.warn({ err: error }, 'pipeline cache store failed'),

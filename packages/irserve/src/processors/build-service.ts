@@ -67,13 +67,16 @@ export function buildService<R extends Role>(spec: ServiceSpec<R>): BuiltService
       return { value: value as Res, cached: false, timestamp: now() };
     };
   }
+  let cachedNow: ((request: Req) => ServiceResult<Res> | undefined) | undefined;
   if (spec.cache && spec.processor !== 'minimal') {
     const log = spec.logger;
-    call = withCache(call, {
+    const cached = withCache(call, {
       store: spec.cache,
       key,
       onStoreError: (error) => log.warn({ err: error }, 'cache store failed'),
     });
+    call = cached.call;
+    cachedNow = cached.cachedNow;
   }
   const finalCall = call;
   return {
@@ -83,6 +86,7 @@ export function buildService<R extends Role>(spec: ServiceSpec<R>): BuiltService
     engineName: spec.engineName,
     call: (request: Req, options?: CallOptions): Promise<ServiceResult<Res>> =>
       finalCall(request, options),
+    ...(cachedNow === undefined ? {} : { cachedNow }),
     close: async () => {
       await batcher?.close();
       await spec.cache?.close();

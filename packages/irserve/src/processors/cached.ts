@@ -18,6 +18,13 @@ export interface CacheWrapperOptions<Req, Res> {
   onStoreError?: (error: unknown) => void;
 }
 
+/** A cached call, and its hit path without a promise (in-process stores only). */
+export interface CachedCall<Req, Res> {
+  call: Call<Req, Res>;
+  /** The cached result when the store holds it and can answer at once; else undefined. */
+  cachedNow: (request: Req) => ServiceResult<Res> | undefined;
+}
+
 /**
  * Wraps a call with a cache: hits return `cached: true` with the original timestamp; misses are
  * computed once even when many identical requests arrive together (single flight); errors are
@@ -26,7 +33,7 @@ export interface CacheWrapperOptions<Req, Res> {
 export function withCache<Req, Res>(
   next: Call<Req, Res>,
   options: CacheWrapperOptions<Req, Res>,
-): Call<Req, Res> {
+): CachedCall<Req, Res> {
   const inFlight = new Map<string, Promise<ServiceResult<Res>>>();
   const { store, key, onStoreError } = options;
 
@@ -49,18 +56,27 @@ export function withCache<Req, Res>(
     return { ...result, cached: false };
   }
 
-  return (request, callOptions) => {
-    const cacheKey = key(request);
-    // Fast path for in-process stores: a hit needs neither the single-flight map nor awaits.
+  const hit = (cacheKey: string): ServiceResult<Res> | undefined => {
     const now = store.getNow?.(cacheKey);
-    if (now !== undefined)
-      return Promise.resolve({ value: now.value, cached: true, timestamp: now.timestamp });
-    const pending = inFlight.get(cacheKey);
-    if (pending) return pending;
-    const promise = compute(cacheKey, request, callOptions).finally(() =>
-      inFlight.delete(cacheKey),
-    );
-    inFlight.set(cacheKey, promise);
-    return promise;
+    return now === undefined
+      ? undefined
+      : { value: now.value, cached: true, timestamp: now.timestamp };
+  };
+
+  return {
+    call: (request, callOptions) => {
+      const cacheKey = key(request);
+      // Fast path for in-process stores: a hit needs neither the single-flight map nor awaits.
+      const now = hit(cacheKey);
+      if (now !== undefined) return Promise.resolve(now);
+      const pending = inFlight.get(cacheKey);
+      if (pending) return pending;
+      const promise = compute(cacheKey, request, callOptions).finally(() =>
+        inFlight.delete(cacheKey),
+      );
+      inFlight.set(cacheKey, promise);
+      return promise;
+    },
+    cachedNow: (request) => (store.getNow === undefined ? undefined : hit(key(request))),
   };
 }

@@ -49,6 +49,11 @@ export interface Service<R extends Role = Role> {
     request: RoleIO[R]['request'],
     options?: CallOptions,
   ): Promise<ServiceResult<RoleIO[R]['result']>>;
+  /**
+   * The cached result of `request` when an in-process cache holds it, right away (no promise);
+   * otherwise undefined, and the caller goes through `call`. Absent on services without one.
+   */
+  cachedNow?(request: RoleIO[R]['request']): ServiceResult<RoleIO[R]['result']> | undefined;
 }
 
 export interface ServiceLookup {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Engine, ScoreRequest, SearchRequest } from '../../src/engines/contract.js';
+import type { Engine, ScoreRequest, Scores, SearchRequest } from '../../src/engines/contract.js';
 import { buildService, type ServiceSpec } from '../../src/processors/build-service.js';
+import type { CacheStore } from '../../src/processors/cache-store.js';
+import type { CacheEntry } from '../../src/processors/cached.js';
 import { MemoryStore } from '../../src/processors/memory-store.js';
 import type { Role } from '../../src/engines/contract.js';
 import { quietLogger } from '../helpers/logger.js';
@@ -78,6 +80,36 @@ describe('buildService', () => {
     expect(other.cached).toBe(false);
     expect(engine.calls).toHaveLength(2);
     await service.close();
+  });
+
+  it('answers a cache hit at once through cachedNow, and nothing else', async () => {
+    const engine = new Recorder();
+    const service = buildService(
+      spec('search', engine, { cache: new MemoryStore({ capacity: 10, ttlSeconds: 0.05 }) }),
+    );
+    expect(service.cachedNow?.({ query: 'q', limit: 2 })).toBeUndefined();
+    const first = await service.call({ query: 'q', limit: 2 });
+    expect(service.cachedNow?.({ query: 'q', limit: 2 })).toEqual({ ...first, cached: true });
+    expect(service.cachedNow?.({ query: 'q', limit: 3 })).toBeUndefined();
+    expect(engine.calls).toHaveLength(1);
+    // Expired entries are not hits.
+    await new Promise((r) => setTimeout(r, 80));
+    expect(service.cachedNow?.({ query: 'q', limit: 2 })).toBeUndefined();
+    // A store that cannot answer at once (Redis), no cache, or a minimal processor: no hits here.
+    const inner = new MemoryStore<CacheEntry<Scores>>({ capacity: 10, ttlSeconds: 60 });
+    const asRemote: CacheStore<CacheEntry<Scores>> = {
+      get: (key) => inner.get(key),
+      put: (key, value, ttl) => inner.put(key, value, ttl),
+      remove: (key) => inner.remove(key),
+      clear: () => inner.clear(),
+      length: () => inner.length(),
+      close: () => inner.close(),
+    };
+    const overRemote = buildService(spec('search', engine, { cache: asRemote }));
+    await overRemote.call({ query: 'q', limit: 2 });
+    expect(overRemote.cachedNow?.({ query: 'q', limit: 2 })).toBeUndefined();
+    expect('cachedNow' in buildService(spec('search', engine))).toBe(false);
+    await Promise.all([service.close(), overRemote.close()]);
   });
 
   it('coalesces concurrent identical misses (single flight)', async () => {
