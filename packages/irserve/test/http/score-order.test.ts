@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
-import { serializeBody } from '../../src/transports/http/serialize.js';
+import { createBodySerializer, serializeBody } from '../../src/transports/http/serialize.js';
 import { testApp } from '../helpers/app.js';
 
 let app: App;
@@ -47,5 +47,41 @@ describe('score maps on the wire', () => {
     expect(serializeBody(infinite)).toBe(JSON.stringify(infinite));
     expect(serializeBody({ scores: { a: 'x', b: 1 } })).toBe('{"scores":{"b":1,"a":"x"}}');
     expect(serializeBody({ scores: {} })).toBe('{"scores":{}}');
+  });
+
+  it("writes a cache hit's score map once, and the answer as serializeBody does", () => {
+    const serialize = createBodySerializer();
+    const hit = (scores: object, extra: object = {}) => ({
+      cached: true,
+      processed: true,
+      query: 'q "quoted"',
+      scores,
+      service: 'bm25',
+      timestamp: 1732380000.123456,
+      ...extra,
+    });
+    const shared = { '51': 1.25, '184': 3.5, doc: 2 };
+    const first = serialize(hit(shared));
+    expect(first).toBe(serializeBody(hit(shared)));
+    expect(JSON.parse(first)).toEqual(hit(shared));
+    expect(idsInTextOrder(first)).toEqual(['184', 'doc', '51']);
+    // The same map again (a later hit) gives the same text; another map its own.
+    expect(serialize({ ...hit(shared), query: 'other' })).toBe(
+      serializeBody({ ...hit(shared), query: 'other' }),
+    );
+    const other = { x: 1 };
+    expect(serialize(hit(other))).toBe(serializeBody(hit(other)));
+    // Any other shape, or a miss, goes the general way.
+    for (const payload of [
+      hit(shared, { meta: { n_passages: 1 } }),
+      { ...hit(shared), cached: false },
+      { scores: shared, cached: true },
+      hit([1, 2]),
+      hit(shared, { timestamp: Number.NaN }),
+      hit(shared, { query: undefined }),
+      null,
+    ]) {
+      expect(serialize(payload)).toBe(serializeBody(payload));
+    }
   });
 });

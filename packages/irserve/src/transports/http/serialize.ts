@@ -34,6 +34,11 @@ function isBestFirst(scores: object): boolean {
   return true;
 }
 
+/** A score map's JSON, best first (as `serializeBody` writes it). */
+function scoresJson(scores: object): string {
+  return isBestFirst(scores) ? JSON.stringify(scores) : rankedScores(scores);
+}
+
 /** A score map's JSON, highest score first; equal scores keep the map's order. */
 function rankedScores(scores: object): string {
   const entries = Object.entries(scores as Record<string, unknown>);
@@ -44,4 +49,44 @@ function rankedScores(scores: object): string {
 /** Non-numbers (never produced by engines) sort last instead of breaking the order. */
 function rank(value: unknown): number {
   return typeof value === 'number' && !Number.isNaN(value) ? value : -Infinity;
+}
+
+/** The keys of a search or fuse answer (core/envelope.ts), in order. */
+const ENVELOPE_KEYS = ['cached', 'processed', 'query', 'scores', 'service', 'timestamp'];
+
+/**
+ * The reply serializer of one server: `serializeBody`, except that a cache hit's score map is
+ * written once and its JSON kept with it (a WeakMap, so it goes when the cache drops the map).
+ * Writing numbers is most of the work: 100 scores take about 19 µs, the kept JSON 0.5 µs.
+ */
+export function createBodySerializer(): (payload: unknown) => string {
+  const written = new WeakMap<object, string>();
+  return (payload) => cacheHitBody(payload, written) ?? serializeBody(payload);
+}
+
+/** The JSON of a cache hit's answer, or undefined when `payload` is not one (any other shape). */
+function cacheHitBody(payload: unknown, written: WeakMap<object, string>): string | undefined {
+  if (payload === null || typeof payload !== 'object') return undefined;
+  const p = payload as Record<string, unknown>;
+  if (p.cached !== true || !hasKeysInOrder(p, ENVELOPE_KEYS)) return undefined;
+  const { processed, query, scores, service, timestamp } = p;
+  if (typeof query !== 'string' || typeof service !== 'string') return undefined;
+  if (typeof processed !== 'boolean' || typeof timestamp !== 'number') return undefined;
+  if (scores === null || typeof scores !== 'object' || Array.isArray(scores)) return undefined;
+  let json = written.get(scores);
+  if (json === undefined) {
+    json = scoresJson(scores);
+    written.set(scores, json);
+  }
+  return `{"cached":true,"processed":${processed},"query":${JSON.stringify(query)},"scores":${json},"service":${JSON.stringify(service)},"timestamp":${JSON.stringify(timestamp)}}`;
+}
+
+/** Whether `object`'s own enumerable keys are exactly `keys`, in that order. */
+function hasKeysInOrder(object: object, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const key in object) {
+    if (!Object.prototype.hasOwnProperty.call(object, key) || key !== keys[i]) return false;
+    i++;
+  }
+  return i === keys.length;
 }

@@ -5,7 +5,7 @@ import type { AppCore } from '../../core/app-core.js';
 import { REQUEST_ID_HEADER, acceptRequestId } from '../../core/request-id.js';
 import { IrserveError } from '../../errors.js';
 import { sendError } from './errors.js';
-import { serializeBody } from './serialize.js';
+import { createBodySerializer } from './serialize.js';
 import { coreRoutes } from './routes/core.js';
 import { contentRoutes } from './routes/content.js';
 import { pipelineRoutes } from './routes/pipeline.js';
@@ -80,8 +80,10 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
     });
   }
 
-  // Score maps go out best first whatever their ids look like (see serialize.ts).
-  server.setReplySerializer((payload) => serializeBody(payload));
+  // Score maps go out best first whatever their ids look like; a cache hit's are written once
+  // (see serialize.ts).
+  const serialize = createBodySerializer();
+  server.setReplySerializer((payload) => serialize(payload));
   // Fastify parses text/plain by default; irserve speaks JSON only (415 for anything else).
   server.removeContentTypeParser('text/plain');
   server.setErrorHandler((error, request, reply) => sendError(error, request, reply));
