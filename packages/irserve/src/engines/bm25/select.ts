@@ -5,9 +5,9 @@
  * collection most documents match) and log k per replacement and per result. Here one
  * branch-free pass counts documents into linear score buckets below the query's score bound;
  * the buckets from the top down to the one holding the k-th are laid out by a counting sort in
- * a second pass (in WebAssembly when there is a kernel), and an insertion sort orders each bucket's few
- * documents. The exhaustive search uses it when k is large for the collection (see
- * `SELECT_DOCS_PER_RESULT`).
+ * a second pass (its documents found in WebAssembly when there is a kernel), and an insertion
+ * sort orders each bucket's few documents. The exhaustive search uses it when k is large for
+ * the collection (see `SELECT_DOCS_PER_RESULT`).
  */
 import type { DocFilter, TopDocs } from './max-score.js';
 import type { ScoringKernel } from './scoring-kernel.js';
