@@ -1,9 +1,10 @@
 // HTTP throughput of irserve against a plain node:http JSON server, run side by side.
 //
-//   npm run build && node bench/http.mjs [--duration 5] [--rounds 3] [--pin]
+//   npm run build && node bench/http.mjs [--duration 5] [--rounds 3] [--pin] [--together]
 //
 // Each server runs in its own child process; autocannon drives it from this process.
-// Prints requests/s and p50/p99 latency for each case.
+// Prints requests/s and p50/p99 latency for each case. --together: the cache-hit comparison
+// head to head instead (see `headToHead`).
 import { fork, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
@@ -16,6 +17,7 @@ const { values } = parseArgs({
     role: { type: 'string' },
     pin: { type: 'boolean', default: false },
     rounds: { type: 'string', default: '3' },
+    together: { type: 'boolean', default: false },
   },
 });
 const duration = Number(values.duration);
@@ -134,9 +136,9 @@ function serverCpu(server) {
   });
 }
 
-async function load(server, connections, body) {
-  const cpuBefore = await serverCpu(server);
-  const result = await autocannon({
+/** autocannon's result for `connections` clients posting `body` to the server's /search. */
+function fire(server, connections, body) {
+  return autocannon({
     url: `${server.url}/search`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -144,6 +146,11 @@ async function load(server, connections, body) {
     connections,
     duration,
   });
+}
+
+async function load(server, connections, body) {
+  const cpuBefore = await serverCpu(server);
+  const result = await fire(server, connections, body);
   const cpu = (await serverCpu(server)) - cpuBefore;
   return {
     rps: result.requests.average,
@@ -191,12 +198,48 @@ async function compare(servers, connections, query) {
   });
 }
 
+/**
+ * --together: plain, the Fastify control and the irserve cache hit share one core (all pinned to
+ * CPU 1) and are loaded at the same time, 64 connections each. Each server then gets the same
+ * share of the core through the same phases of the machine, so the ratio of their requests/s is
+ * the ratio of their CPU cost per request, without the run-to-run swings of separate runs. The
+ * first round warms up and is not counted; "vs plain" is the median of the per-round ratios.
+ */
+async function headToHead(servers, query) {
+  const cases = [
+    ['plain node:http JSON', servers.plain, 'plain'],
+    ['minimal Fastify route (control)', servers.fastify, 'fastify'],
+    ['irserve /search cache hit', servers.irserve, 'cached'],
+  ];
+  const runs = cases.map(() => []);
+  for (let round = 0; round <= rounds; round++) {
+    const results = await Promise.all(
+      cases.map(([, server, service]) => fire(server, 64, { service, ...query })),
+    );
+    if (round > 0) results.forEach((result, i) => runs[i].push(result.requests.average));
+  }
+  return cases.map(([name], i) => ({
+    case: `${name}, head to head`,
+    connections: 64,
+    rps: median(runs[i]),
+    'vs plain':
+      i === 0 ? '' : `${(100 * median(runs[i].map((rps, r) => rps / runs[0][r]))).toFixed(0)}%`,
+    'per round': runs[i].map((rps, r) => `${((100 * rps) / runs[0][r]).toFixed(0)}%`).join(' '),
+  }));
+}
+
 async function main() {
+  if (values.together && !values.pin) throw new Error('--together needs --pin (one shared core)');
   const servers = {
     plain: await startServer('plain'),
     irserve: await startServer('irserve'),
     fastify: await startServer('fastify'),
   };
+  if (values.together) {
+    console.table(await headToHead(servers, { query: 'neural retrieval', limit: 10 }));
+    for (const server of Object.values(servers)) server.child.kill();
+    return;
+  }
   const { plain, irserve, fastify } = servers;
   const rows = [];
   const query = { query: 'neural retrieval', limit: 10 };
