@@ -42,10 +42,7 @@ export function search(
   const request = plainSearchRequest(body) ?? parseRequest(searchRequestSchema, body);
   const service = core.services.get('search', request.service);
   const limit = checkLimit(core, request.limit, DEFAULT_LIMIT) ?? DEFAULT_LIMIT;
-  // What reaches the engine: the request minus `service` (as engineFields makes it, inlined
-  // so that TypeScript keeps the fields' types), with the limit settled.
-  const { service: _service, ...fields } = request;
-  const engineRequest = { ...fields, limit };
+  const engineRequest = { ...engineFields(request), limit };
   const hit = service.cachedNow?.(engineRequest);
   if (hit !== undefined) return envelope(service.name, request.query, hit);
   return service
@@ -88,10 +85,7 @@ export async function fuse(
   const request = parseRequest(fuseRequestSchema, body);
   const service = core.services.get('fuse', request.service);
   const { scores, ...rest } = engineFields(request);
-  const result = await service.call(
-    { ...rest, query: request.query, rankings: scores as Record<string, number>[] },
-    options,
-  );
+  const result = await service.call({ ...rest, query: request.query, rankings: scores }, options);
   return envelope(service.name, request.query, result);
 }
 
