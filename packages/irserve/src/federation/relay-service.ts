@@ -76,7 +76,7 @@ export function buildRelayService<R extends Role>(spec: RelaySpec<R>): BuiltServ
   type Req = RoleIO[R]['request'];
   type Res = RoleIO[R]['result'];
   const { client, role, name } = spec;
-  let call: Call<Req, Res> = async (request, options?: CallOptions) => {
+  const call: Call<Req, Res> = async (request, options?: CallOptions) => {
     const body = await client.post(PATHS[role], toWire(role, name, request), {
       requestId: options?.requestId,
       hops: options?.hops ?? 0,
@@ -94,8 +94,7 @@ export function buildRelayService<R extends Role>(spec: RelaySpec<R>): BuiltServ
   const cached = spec.cache
     ? withCache(call, { store: spec.cache, key: cacheKeyFunction(role, name, []) })
     : undefined;
-  if (cached !== undefined) call = cached.call;
-  const finalCall = call;
+  const finalCall = cached?.call ?? call;
   return {
     name,
     role,

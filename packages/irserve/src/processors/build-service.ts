@@ -42,11 +42,11 @@ export function buildService<R extends Role>(spec: ServiceSpec<R>): BuiltService
   type Res = RoleIO[R]['result'];
   const engineCall = engineBatchCall(spec.engine, spec.role, spec.name);
   const key = cacheKeyFunction(spec.role, spec.name, spec.cacheKeyFields);
+  const log = spec.logger;
   let batcher: Batcher<Req, Res> | undefined;
   let call: Call<Req, Res>;
 
   if (spec.processor === 'batch') {
-    const log = spec.logger;
     batcher = new Batcher<Req, Res>({
       maxSize: spec.batchSize,
       maxWaitMs: spec.maxWaitMs,
@@ -67,18 +67,15 @@ export function buildService<R extends Role>(spec: ServiceSpec<R>): BuiltService
       return { value: value as Res, cached: false, timestamp: now() };
     };
   }
-  let cachedNow: ((request: Req) => ServiceResult<Res> | undefined) | undefined;
-  if (spec.cache && spec.processor !== 'minimal') {
-    const log = spec.logger;
-    const cached = withCache(call, {
-      store: spec.cache,
-      key,
-      onStoreError: (error) => log.warn({ err: error }, 'cache store failed'),
-    });
-    call = cached.call;
-    cachedNow = cached.cachedNow;
-  }
-  const finalCall = call;
+  const cached =
+    spec.cache && spec.processor !== 'minimal'
+      ? withCache(call, {
+          store: spec.cache,
+          key,
+          onStoreError: (error) => log.warn({ err: error }, 'cache store failed'),
+        })
+      : undefined;
+  const finalCall = cached?.call ?? call;
   return {
     name: spec.name,
     role: spec.role,
@@ -86,7 +83,7 @@ export function buildService<R extends Role>(spec: ServiceSpec<R>): BuiltService
     engineName: spec.engineName,
     call: (request: Req, options?: CallOptions): Promise<ServiceResult<Res>> =>
       finalCall(request, options),
-    ...(cachedNow === undefined ? {} : { cachedNow }),
+    ...(cached === undefined ? {} : { cachedNow: cached.cachedNow }),
     close: async () => {
       await batcher?.close();
       await spec.cache?.close();
