@@ -10,6 +10,11 @@ export default defineConfig({
       { find: /^irserve$/, replacement: src('irserve/src/index.ts') },
       { find: /^irserve\/plugin$/, replacement: src('irserve/src/plugin.ts') },
       { find: /^@irserve\/dense$/, replacement: src('dense/src/index.ts') },
+      { find: /^@irserve\/onnx$/, replacement: src('onnx/src/index.ts') },
+      { find: /^@irserve\/sparse$/, replacement: src('sparse/src/index.ts') },
+      { find: /^@irserve\/plaidx$/, replacement: src('plaidx/src/index.ts') },
+      { find: /^@irserve\/backends$/, replacement: src('backends/src/index.ts') },
+      { find: /^@irserve\/client$/, replacement: src('client/src/index.ts') },
     ],
   },
   test: {

@@ -1,0 +1,2 @@
+/** `@irserve/client`: A typed client for irserve over HTTP and gRPC. */
+export {};
