@@ -55,3 +55,12 @@ export {
   type EncodeTimings,
   type TextEncoderOptions,
 } from './encoder/text-encoder.js';
+export { CrossEncoderReranker } from './rerank/cross-encoder-reranker.js';
+export {
+  QWEN3_RERANKER_INSTRUCTION,
+  QWEN3_RERANKER_TEMPLATE,
+  crossEncoderConfigSchema,
+  parseCrossEncoderConfig,
+  type CrossEncoderConfig,
+} from './rerank/config.js';
+export { PairScorer, type Pair } from './rerank/pair-scorer.js';
