@@ -1,0 +1,187 @@
+/**
+ * `irserve-encode <corpus.jsonl[.gz] | --config C --collection N> <output_dir> --model DIR
+ * [options]`: embeds a corpus with a local ONNX model into the `.npy` shards
+ * irserve-build-index reads, with a progress bar. Errors are one line on stderr and exit code
+ * 1 (2 for usage errors), never a stack trace.
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { collectionDocuments, jsonlDocuments, type EncodeDocument } from './documents.js';
+import { encodeCorpus, type EncodeOptions } from './encode-corpus.js';
+
+export const USAGE = `usage: irserve-encode <corpus.jsonl> <output_dir> --model DIR [options]
+       irserve-encode --config config.json --collection NAME <output_dir> --model DIR [options]
+
+  --model DIR            model folder: model.onnx (or onnx/model.onnx) and tokenizer.json
+  --id_field F           JSONL id field (default id)
+  --fields F1,F2         JSONL fields joined into the text (default title,text)
+  --config C --collection N [--view V]   read a collection's text view from an irserve config
+  --passage_prompt T     template of each text, {passage} replaced (e.g. "passage: {passage}")
+  --pooling P            cls | mean | max | last_token | none (default: the folder's, else mean)
+  --normalize / --no-normalize   L2-normalise (default: the folder's)
+  --max_length N         tokens per text (default: the folder's, else 512)
+  --batch_size N         texts per model run (default 32)
+  --docs_per_file N      vectors per shard (default 50000)
+  --dtype float32|float16  shard precision (default float32)
+  --threads N            ONNX Runtime intra-op threads (default 0: all cores)
+  -h, --help             this text`;
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  interactive?: boolean;
+}
+
+class UsageError extends Error {}
+
+type Parsed = Omit<EncodeOptions, 'documents' | 'total' | 'logger' | 'interactive'> & {
+  source: () => AsyncIterable<EncodeDocument>;
+};
+
+function integer(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || raw.trim() === '')
+    throw new UsageError(`--${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+/** Parses argv (without node and script); throws UsageError. */
+export function parseEncodeArgs(argv: string[]): Parsed | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      allowNegative: true,
+      strict: true,
+      options: {
+        model: { type: 'string' },
+        id_field: { type: 'string', default: 'id' },
+        fields: { type: 'string', default: 'title,text' },
+        config: { type: 'string' },
+        collection: { type: 'string' },
+        view: { type: 'string' },
+        passage_prompt: { type: 'string' },
+        pooling: { type: 'string' },
+        normalize: { type: 'boolean' },
+        max_length: { type: 'string' },
+        batch_size: { type: 'string' },
+        docs_per_file: { type: 'string' },
+        dtype: { type: 'string', default: 'float32' },
+        threads: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values: v, positionals } = parsed;
+  if (v.help) return 'help';
+  if (!v.model)
+    throw new UsageError('--model DIR is required (a folder with model.onnx and tokenizer.json)');
+  const fromCollection = v.config !== undefined || v.collection !== undefined;
+  if (fromCollection && (v.config === undefined || v.collection === undefined))
+    throw new UsageError('--config and --collection go together');
+  const wanted = fromCollection ? 1 : 2;
+  if (positionals.length !== wanted)
+    throw new UsageError(
+      fromCollection ? 'expected <output_dir>' : 'expected <corpus.jsonl> and <output_dir>',
+    );
+  const pooling = v.pooling;
+  if (pooling !== undefined && !['cls', 'mean', 'max', 'last_token', 'none'].includes(pooling))
+    throw new UsageError(`--pooling must be cls, mean, max, last_token or none, got ${pooling}`);
+  if (v.dtype !== 'float32' && v.dtype !== 'float16')
+    throw new UsageError(`--dtype must be float32 or float16, got ${v.dtype}`);
+  if (v.passage_prompt !== undefined && !v.passage_prompt.includes('{passage}'))
+    throw new UsageError('--passage_prompt must contain {passage}');
+  const fields = v.fields
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
+  const corpus = positionals[0]!;
+  const source = fromCollection
+    ? () => collectionDocuments(v.config!, v.collection!, v.view)
+    : () => jsonlDocuments({ path: corpus, idField: v.id_field, fields });
+  const optional = <T>(key: string, value: T | undefined) =>
+    value === undefined ? {} : { [key]: value };
+  return {
+    source,
+    outputDir: positionals[wanted - 1]!,
+    modelPath: v.model,
+    dtype: v.dtype,
+    ...optional('passagePrompt', v.passage_prompt),
+    ...optional('pooling', pooling as EncodeOptions['pooling']),
+    ...optional('normalize', v.normalize),
+    ...optional('maxLength', integer('max_length', v.max_length)),
+    ...optional('batchSize', integer('batch_size', v.batch_size)),
+    ...optional('docsPerFile', integer('docs_per_file', v.docs_per_file)),
+    ...optional('intraOpThreads', integer('threads', v.threads)),
+  };
+}
+
+/** Runs the encoder; resolves to the exit code. */
+export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
+  let options;
+  try {
+    options = parseEncodeArgs(argv);
+  } catch (error) {
+    io.err(`irserve-encode: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (options === 'help') {
+    io.out(USAGE);
+    return 0;
+  }
+  try {
+    const { source, ...rest } = options;
+    const total = await countDocuments(source());
+    const report = await encodeCorpus({
+      ...rest,
+      documents: source,
+      total,
+      logger: { info: (line: string) => io.err(line) },
+      interactive: io.interactive ?? false,
+    });
+    io.out(
+      `encoded ${report.count} documents (dim ${report.dim}) into ${report.shards.length} shard(s) in ${rest.outputDir} in ${report.seconds.toFixed(1)}s; next: irserve-build-index ${rest.outputDir} <index_dir>`,
+    );
+    return 0;
+  } catch (error) {
+    io.err(`irserve-encode: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
+/** A first pass over the documents, so the progress bar knows its end (cheap next to encoding). */
+async function countDocuments(documents: AsyncIterable<EncodeDocument>): Promise<number> {
+  let total = 0;
+  for await (const doc of documents) if (doc.id !== undefined) total++;
+  return total;
+}
+
+function defaultIo(): CliIo {
+  return {
+    out: (line) => console.log(line),
+    err: (line) => console.error(line),
+    interactive: process.stderr.isTTY === true,
+  };
+}
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  const self = fileURLToPath(import.meta.url);
+  const launcher = fileURLToPath(new URL('../../bin/irserve-encode.js', import.meta.url));
+  try {
+    const real = realpathSync(script);
+    return real === self || real === realpathSync(launcher);
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  process.exitCode = await main(process.argv.slice(2));
+}
