@@ -181,6 +181,14 @@ describe('CrossEncoderReranker start-up errors', () => {
     ],
     [{ model_path: TINY_YES_NO, yes_token: 'absolutely' }, /no token "absolutely"/],
     [{ model_path: 'no/such/folder' }, /does not exist/],
+    [
+      { model_path: TINY_CROSS_ENCODER, instruction: 'x' },
+      /instruction only apply to mode "yes_no"/,
+    ],
+    [
+      { model_path: TINY_YES_NO, activation: 'sigmoid' },
+      /activation only apply to mode "classifier"/,
+    ],
   ])('%j is refused at start-up', async (config, message) => {
     await expect(start(config)).rejects.toThrow(message);
   });

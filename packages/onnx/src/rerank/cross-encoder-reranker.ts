@@ -90,7 +90,7 @@ export class CrossEncoderReranker extends BaseEngine {
         graph_optimization,
       });
       try {
-        return { lease, scorer: new PairScorer(lease, this.settings) };
+        return { lease, scorer: new PairScorer(lease, this.settings, Object.keys(this.config)) };
       } catch (error) {
         await lease.release();
         throw error;

@@ -17,6 +17,16 @@ export interface Pair {
   passage: string;
 }
 
+/** Config keys that mean something in one mode only. */
+const MODE_ONLY: Record<string, 'classifier' | 'yes_no'> = {
+  activation: 'classifier',
+  label: 'classifier',
+  template: 'yes_no',
+  instruction: 'yes_no',
+  yes_token: 'yes_no',
+  no_token: 'yes_no',
+};
+
 export class PairScorer {
   readonly mode: 'classifier' | 'yes_no';
   readonly output: string;
@@ -25,8 +35,13 @@ export class PairScorer {
   readonly #settings: CrossEncoderConfig;
   readonly #yesNo: [number, number] | undefined;
 
-  /** @example new PairScorer(lease, parseCrossEncoderConfig({ model_path: 'models/ce' })) */
-  constructor(model: LoadedModel, settings: CrossEncoderConfig) {
+  /**
+   * `given` are the config keys the user wrote: a key of the other mode is an error, never
+   * silently ignored.
+   *
+   * @example new PairScorer(lease, parseCrossEncoderConfig({ model_path: 'models/ce' }))
+   */
+  constructor(model: LoadedModel, settings: CrossEncoderConfig, given: readonly string[] = []) {
     const { folder, session, tokenizer } = model;
     this.#model = model;
     this.#settings = settings;
@@ -46,6 +61,14 @@ export class PairScorer {
       throw modelError(
         folder.path,
         `mode "${this.mode}" needs ${rank === 3 ? 'next-token logits [batch, sequence, vocab]' : 'classifier logits [batch, labels]'}, but ${this.output} has shape [${shape.join(', ')}]`,
+      );
+    const foreign = given.filter(
+      (key) => MODE_ONLY[key] !== undefined && MODE_ONLY[key] !== this.mode,
+    );
+    if (foreign.length > 0)
+      throw modelError(
+        folder.path,
+        `${foreign.join(', ')} only apply to mode "${MODE_ONLY[foreign[0]!]}", but this model runs as "${this.mode}"`,
       );
     this.maxLength = settings.max_length ?? folder.maxLength ?? 512;
     if (this.mode === 'yes_no') {
