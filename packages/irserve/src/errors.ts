@@ -89,6 +89,12 @@ export const ERROR_CATALOG = {
     grpc: GrpcStatus.DEADLINE_EXCEEDED,
     summary: 'A remote instance or a model API did not answer in time.',
   },
+  ERR_TIMEOUT: {
+    http: 504,
+    grpc: GrpcStatus.DEADLINE_EXCEEDED,
+    summary:
+      'The request did not finish before its deadline (`timeout`, `x-request-timeout`, a gRPC deadline or the service `timeout`).',
+  },
   ERR_ENGINE: {
     http: 500,
     grpc: GrpcStatus.INTERNAL,
@@ -188,6 +194,7 @@ const PASSED_THROUGH: ReadonlySet<string> = new Set<ErrorCode>([
   'ERR_PIPELINE_PLAN',
   'ERR_BODY_TOO_LARGE',
   'ERR_UPSTREAM',
+  'ERR_TIMEOUT',
 ]);
 
 export function isPassedThroughCode(code: string | undefined): code is ErrorCode {

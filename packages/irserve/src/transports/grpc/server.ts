@@ -77,7 +77,12 @@ function unary(name: RpcName, rpc: Rpc, deps: CallDeps) {
     const run = async () => {
       if (deps.check && !OPEN_RPCS.has(name) && !deps.check(authorizationOf(call.metadata)))
         throw new IrserveError('ERR_UNAUTHORIZED', UNAUTHORIZED);
-      const options = { requestId, hops: hopsOf(call.metadata), signal: controller.signal };
+      const options = {
+        requestId,
+        hops: hopsOf(call.metadata),
+        signal: controller.signal,
+        ...deadlineOf(call),
+      };
       return rpc(deps.core, call.request, { options, grpcPort: deps.port() });
     };
     run().then(
@@ -94,6 +99,13 @@ function unary(name: RpcName, rpc: Rpc, deps: CallDeps) {
       },
     );
   };
+}
+
+/** The call's gRPC deadline as `{ deadline }` in `Date.now()` ms, or nothing when it has none. */
+function deadlineOf(call: ServerUnaryCall<Message, Message>): { deadline?: number } {
+  const raw = call.getDeadline();
+  const ms = raw instanceof Date ? raw.getTime() : raw;
+  return Number.isFinite(ms) ? { deadline: ms } : {};
 }
 
 function bindAddress(host: string, port: number): string {
