@@ -58,7 +58,7 @@ interface Flight<Req, Res> {
 }
 
 /** Abandoned batches (nobody waits, the engine ignores its signal) allowed per slot. */
-const ABANDONED_PER_SLOT = 4;
+const ABANDONED_PER_SLOT = 16;
 
 /** Errors that say nothing about one item: retrying the items one by one would not help. */
 const NOT_ISOLATED = new Set(['ERR_TIMEOUT', 'ERR_SHUTTING_DOWN', 'ERR_OVERLOADED']);
