@@ -14,10 +14,11 @@ export class PoisonableSearch {
 
 /** Returns a malformed result (a string) for the query "garbage", good ones for the rest. */
 export class GarbageSearch {
-  async searchBatch(requests: SearchRequest[]) {
-    return requests.map((r) =>
+  async searchBatch(requests: SearchRequest[]): Promise<Record<string, number>[]> {
+    const results: unknown[] = requests.map((r) =>
       r.query === 'garbage' ? 'not a score map' : { [`d-${r.query}`]: 1 },
     );
+    return results as Record<string, number>[]; // the lie a buggy plugin tells
   }
 }
 
