@@ -63,6 +63,11 @@ export const ERROR_CATALOG = {
     grpc: GrpcStatus.RESOURCE_EXHAUSTED,
     summary: 'The request body is larger than `body_limit`.',
   },
+  ERR_HEADERS_TOO_LARGE: {
+    http: 431,
+    grpc: GrpcStatus.RESOURCE_EXHAUSTED,
+    summary: 'The request headers or URL are larger than the server accepts.',
+  },
   ERR_UNSUPPORTED_MEDIA_TYPE: {
     http: 415,
     grpc: GrpcStatus.INVALID_ARGUMENT,

@@ -104,7 +104,9 @@ export class Batcher<Req, Res> {
   /** Queues one item; resolves with its result or rejects with its own error. */
   submit(item: Req, signal?: AbortSignal): Promise<Res> {
     if (this.#closed)
-      return Promise.reject(new IrserveError('ERR_SHUTTING_DOWN', 'the server is shutting down'));
+      return Promise.reject(
+        new IrserveError('ERR_SHUTTING_DOWN', 'the server is shutting down', { retryAfter: 5 }),
+      );
     if (signal?.aborted) return Promise.reject(reasonOf(signal));
     if (this.#queue.length >= this.#options.maxQueue) {
       return Promise.reject(
