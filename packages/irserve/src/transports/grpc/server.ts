@@ -15,6 +15,7 @@ import { REQUEST_ID_HEADER } from '../../core/request-id.js';
 import { authorizationOf, hopsOf, requestIdOf } from './call-context.js';
 import { DEFAULT_MAX_MESSAGE_MB, loadRoutirProto, messageSizeOptions } from './proto.js';
 import { OPEN_RPCS, RPCS, type Rpc, type RpcName } from './rpcs.js';
+import { acceptLegacyMessages } from './legacy-score.js';
 import { toStatus } from './status.js';
 
 export interface GrpcServerOptions {
@@ -136,6 +137,7 @@ export async function startGrpcServer(
   const implementation: UntypedServiceImplementation = {};
   for (const [name, rpc] of Object.entries(RPCS) as [RpcName, Rpc][])
     implementation[name] = unary(name, rpc, deps);
+  acceptLegacyMessages(service, options.logger);
   server.addService(service, implementation);
   const host = options.host ?? '127.0.0.1';
   boundPort = await new Promise<number>((resolve, reject) =>
