@@ -50,7 +50,8 @@ function isPassage(bytes: Uint8Array): boolean {
       if (tag !== 0x0a && tag !== 0x12) return false;
       skip(c, 2);
     }
-    return bytes.length > 0;
+    // An empty value is an empty Passage (refused: no value set), as the current proto reads it.
+    return true;
   } catch {
     return false;
   }
