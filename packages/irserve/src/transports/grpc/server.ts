@@ -17,6 +17,7 @@ import { DEFAULT_MAX_MESSAGE_MB, loadRoutirProto, messageSizeOptions } from './p
 import { OPEN_RPCS, RPCS, type Rpc, type RpcName } from './rpcs.js';
 import { acceptLegacyMessages } from './legacy-score.js';
 import { toStatus } from './status.js';
+import { failureLevel } from '../../util/error-logging.js';
 
 export interface GrpcServerOptions {
   /** Port to listen on; 0 picks a free one. */
@@ -93,8 +94,11 @@ function unary(name: RpcName, rpc: Rpc, deps: CallDeps) {
       },
       (error: unknown) => {
         const { mapped, status } = toStatus(error);
-        if (mapped.httpStatus >= 500)
+        const level = failureLevel(mapped);
+        if (level === 'error')
           deps.logger.error({ reqId: requestId, err: error, code: mapped.code }, mapped.message);
+        else if (level === 'debug')
+          deps.logger.debug({ reqId: requestId, code: mapped.code }, mapped.message);
         finish(status.code);
         callback(status);
       },
