@@ -104,9 +104,19 @@ function upgradedOrSame(bytes: Buffer): Buffer {
   }
 }
 
+/** Key of the stand-in message for a request that does not decode (see acceptLegacyMessages). */
+export const UNDECODABLE = Symbol('undecodable');
+
+/** The decode error of a stand-in message, or undefined for a real one. */
+export function undecodableReason(message: unknown): string | undefined {
+  const reason = (message as { [UNDECODABLE]?: unknown } | null)?.[UNDECODABLE];
+  return typeof reason === 'string' ? reason : undefined;
+}
+
 /**
- * Makes the service's Score decoder read both proto versions, and logs any request that fails
- * to decode (grpc-js answers INTERNAL for those without calling a handler).
+ * Makes the service's Score decoder read both proto versions. A request that fails to decode
+ * is logged and handed to the handler as a stand-in (`undecodableReason` tells), which answers
+ * INVALID_ARGUMENT: grpc-js alone would answer INTERNAL without calling any handler.
  *
  * @example
  * acceptLegacyMessages(service, logger); server.addService(service, implementation);
@@ -120,7 +130,7 @@ export function acceptLegacyMessages(service: ServiceDefinition, logger: Logger)
         return decode(legacy ? upgradedOrSame(bytes) : bytes);
       } catch (error) {
         logger.warn({ rpc: name, err: error, bytes: bytes.length }, 'gRPC request does not decode');
-        throw error;
+        return { [UNDECODABLE]: error instanceof Error ? error.message : String(error) };
       }
     };
   }

@@ -15,7 +15,7 @@ import { REQUEST_ID_HEADER } from '../../core/request-id.js';
 import { authorizationOf, hopsOf, requestIdOf } from './call-context.js';
 import { DEFAULT_MAX_MESSAGE_MB, loadRoutirProto, messageSizeOptions } from './proto.js';
 import { OPEN_RPCS, RPCS, type Rpc, type RpcName } from './rpcs.js';
-import { acceptLegacyMessages } from './legacy-score.js';
+import { acceptLegacyMessages, undecodableReason } from './legacy-score.js';
 import { toStatus } from './status.js';
 import { failureLevel } from '../../util/error-logging.js';
 
@@ -79,6 +79,12 @@ function unary(name: RpcName, rpc: Rpc, deps: CallDeps) {
     const run = async () => {
       if (deps.check && !OPEN_RPCS.has(name) && !deps.check(authorizationOf(call.metadata)))
         throw new IrserveError('ERR_UNAUTHORIZED', UNAUTHORIZED);
+      const undecodable = undecodableReason(call.request);
+      if (undecodable !== undefined)
+        throw new IrserveError(
+          'ERR_BAD_REQUEST',
+          `request message does not decode: ${undecodable}`,
+        );
       const options = {
         requestId,
         hops: hopsOf(call.metadata),
