@@ -130,6 +130,11 @@ export class BatchingTransport implements RemoteTransport {
       return new IrserveError(passed ?? 'ERR_BAD_REQUEST', `${where}: ${message}`, {
         details: { remote: this.endpoint },
       });
+    // The remote's deadline answer is the caller's own deadline passing: kept as it is.
+    if (code === 'ERR_TIMEOUT')
+      return new IrserveError('ERR_TIMEOUT', `${where}: ${message}`, {
+        details: { remote: this.endpoint },
+      });
     const timedOut = code === 'ERR_UPSTREAM_TIMEOUT';
     return new IrserveError(
       timedOut ? 'ERR_UPSTREAM_TIMEOUT' : 'ERR_UPSTREAM',
