@@ -5,6 +5,7 @@
 
 /** gRPC status codes used by the catalog (numeric values from the gRPC spec). */
 export const GrpcStatus = {
+  CANCELLED: 1,
   INVALID_ARGUMENT: 3,
   DEADLINE_EXCEEDED: 4,
   NOT_FOUND: 5,
@@ -72,6 +73,12 @@ export const ERROR_CATALOG = {
     http: 415,
     grpc: GrpcStatus.INVALID_ARGUMENT,
     summary: 'The request body is not `application/json`.',
+  },
+  ERR_CLIENT_CLOSED: {
+    http: 499,
+    grpc: GrpcStatus.CANCELLED,
+    summary:
+      'The client went away before its answer (connection closed, call cancelled): its queued work was dropped. Nobody reads this answer; it is logged at debug level.',
   },
   ERR_OVERLOADED: {
     http: 503,

@@ -61,7 +61,12 @@ interface Flight<Req, Res> {
 const ABANDONED_PER_SLOT = 16;
 
 /** Errors that say nothing about one item: retrying the items one by one would not help. */
-const NOT_ISOLATED = new Set(['ERR_TIMEOUT', 'ERR_SHUTTING_DOWN', 'ERR_OVERLOADED']);
+const NOT_ISOLATED = new Set([
+  'ERR_TIMEOUT',
+  'ERR_SHUTTING_DOWN',
+  'ERR_OVERLOADED',
+  'ERR_CLIENT_CLOSED',
+]);
 
 /**
  * Gathers items into batches. An idle batcher dispatches what is queued at once; while batches

@@ -5,7 +5,13 @@ import type { IrserveError } from '../errors.js';
  * (a remote unreachable and back, a full queue, a drain), and a line with a stack per failed
  * request would flood the log (15,000 lines in 10 s with one imported instance down).
  */
-const QUIET = new Set(['ERR_UPSTREAM', 'ERR_UPSTREAM_TIMEOUT', 'ERR_TIMEOUT', 'ERR_SHUTTING_DOWN']);
+const QUIET = new Set([
+  'ERR_UPSTREAM',
+  'ERR_UPSTREAM_TIMEOUT',
+  'ERR_TIMEOUT',
+  'ERR_SHUTTING_DOWN',
+  'ERR_CLIENT_CLOSED',
+]);
 
 /** The log level of a failed request: error for a 5xx worth a look, debug for the quiet codes. */
 export function failureLevel(error: IrserveError): 'error' | 'debug' | undefined {

@@ -60,7 +60,9 @@ function unary(name: RpcName, rpc: Rpc, deps: CallDeps) {
     const requestId = requestIdOf(call.metadata);
     // A cancelled call (client gone, deadline passed) stops waiting in batch queues.
     const controller = new AbortController();
-    call.on('cancelled', () => controller.abort(new Error('call cancelled by the client')));
+    call.on('cancelled', () =>
+      controller.abort(new IrserveError('ERR_CLIENT_CLOSED', 'call cancelled by the client')),
+    );
     const finish = (code: number) => {
       // Headers go out with the answer (one write), not ahead of it.
       const echo = new Metadata();

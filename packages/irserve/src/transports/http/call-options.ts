@@ -12,7 +12,8 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
   const response = reply.raw;
   response.once('close', () => {
-    if (!response.writableFinished) controller.abort(new Error('client closed the connection'));
+    if (!response.writableFinished)
+      controller.abort(new IrserveError('ERR_CLIENT_CLOSED', 'client closed the connection'));
   });
   return controller.signal;
 }
