@@ -113,7 +113,7 @@ export function buildService<R extends Role>(spec: ServiceSpec<R>): BuiltService
         try {
           check(spec.role, request);
         } catch (error) {
-          return Promise.reject(error as Error);
+          return Promise.reject(error instanceof Error ? error : new Error(String(error)));
         }
       }
       return finalCall(request, options);

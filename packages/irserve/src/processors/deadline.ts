@@ -72,7 +72,7 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
       },
       (error: unknown) => {
         signal.removeEventListener('abort', onAbort);
-        reject(error as Error);
+        reject(error instanceof Error ? error : new Error(String(error)));
       },
     );
   });

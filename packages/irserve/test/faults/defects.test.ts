@@ -74,7 +74,7 @@ describe('gRPC defects', () => {
     const client = new Client(`127.0.0.1:${server.grpcPort}`, credentials.createInsecure());
     try {
       return await new Promise<Record<string, unknown>>((resolve, reject) => {
-        const method = (client as unknown as Record<string, Function>)[rpc]!;
+        const method = (client as unknown as Record<string, (...args: unknown[]) => unknown>)[rpc]!;
         method.call(
           client,
           message,

@@ -56,7 +56,7 @@ function expectClean(response: Injected, sent: unknown): void {
   const where = `${JSON.stringify(sent)?.slice(0, 300)} -> ${response.statusCode} ${response.body.slice(0, 300)}`;
   expect(response.statusCode, where).toBeLessThan(500);
   if (response.statusCode >= 400) {
-    const body = response.json() as { code?: unknown; error?: unknown };
+    const body = response.json<{ code?: unknown; error?: unknown }>();
     expect(body.code, where).toMatch(/^ERR_[A-Z_]+$/);
     expect(typeof body.error === 'string' && body.error.length > 0, where).toBe(true);
   }

@@ -57,8 +57,8 @@ describe('per-item isolation', () => {
       search({ service: 'bm25', query: 'boundary' }),
     ]);
     expect(answers.map((a) => a.statusCode)).toEqual([200, 400, 200]);
-    expect(answers[1]!.json()).toMatchObject({ code: 'ERR_BAD_REQUEST' });
-    expect(answers[1]!.json().error).toMatch(/subset: service "bm25" has no id_to_subset_mapping/);
+    expect(answers[1].json()).toMatchObject({ code: 'ERR_BAD_REQUEST' });
+    expect(answers[1].json().error).toMatch(/subset: service "bm25" has no id_to_subset_mapping/);
   });
 
   it('the same through /batch: only the bad call fails', async () => {

@@ -142,7 +142,7 @@ async function loadIndex(path: string, stamp: Stamp): Promise<TarMember[] | unde
       return undefined;
     if (!Array.isArray(data.members) || rowsDigest(data.members) !== data.sha256) return undefined;
     if (!data.members.every((row) => validRow(row, stamp.size))) return undefined;
-    return (data.members as [string, number, number][]).map(([name, offset, size]) => ({
+    return data.members.map(([name, offset, size]) => ({
       name,
       offset,
       size,

@@ -12,6 +12,7 @@ function clientError(error: NodeJS.ErrnoException): IrserveError {
       );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new IrserveError('ERR_BAD_REQUEST', 'the request was not received in time');
+    case undefined:
     default:
       return new IrserveError('ERR_BAD_REQUEST', 'malformed HTTP request');
   }

@@ -42,12 +42,13 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
     return503OnClosing: false,
     clientErrorHandler: answerClientError,
     // A URL that does not decode (`%ff`): irserve's 400, not Fastify's body without a catalog code.
-    frameworkErrors: (_error, request, reply) =>
-      sendError(
+    frameworkErrors: (_error, request, reply) => {
+      void sendError(
         new IrserveError('ERR_BAD_REQUEST', 'the URL does not decode (bad percent-encoding)'),
         request,
         reply,
-      ),
+      );
+    },
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
   });
