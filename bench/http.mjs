@@ -1,6 +1,9 @@
 // HTTP throughput of irserve against a plain node:http JSON server, run side by side.
 //
-//   npm run build && node bench/http.mjs [--duration 5] [--rounds 3] [--pin] [--together]
+//   npm run build && node bench/http.mjs [--duration 5] [--rounds 3] [--pin] [--together] [--idle]
+//
+// --idle: only the idle-latency case (one client, one request at a time, uncached): irserve with
+// the default max_wait_time (0.1 s, adaptive batching) against max_wait_time 0 and plain node:http.
 //
 // Each server runs in its own child process; autocannon drives it from this process.
 // Prints requests/s and p50/p99 latency for each case. --together: the cache-hit comparison
@@ -18,6 +21,7 @@ const { values } = parseArgs({
     pin: { type: 'boolean', default: false },
     rounds: { type: 'string', default: '3' },
     together: { type: 'boolean', default: false },
+    idle: { type: 'boolean', default: false },
   },
 });
 const duration = Number(values.duration);
@@ -43,6 +47,14 @@ class SleepSearch {
   }
 }
 
+/** An engine that takes 2 ms per batch (a small model on an idle GPU). */
+class TwoMsSearch {
+  async searchBatch(requests) {
+    await new Promise((r) => setTimeout(r, 2));
+    return requests.map(() => ({ ...TEN_SCORES }));
+  }
+}
+
 async function serveIrserve() {
   const { createApp } = await import('../packages/irserve/dist/index.js');
   const { pino } = await import('pino');
@@ -52,9 +64,17 @@ async function serveIrserve() {
         { name: 'cached', engine: 'ConstSearch', max_wait_time: 0 },
         { name: 'uncached', engine: 'ConstSearch', cache: -1, max_wait_time: 0 },
         { name: 'sleepy', engine: 'SleepSearch', cache: -1, batch_size: 32, max_wait_time: 0.1 },
+        // Idle latency: the default max_wait_time (0.1 s) against none, with a 0 ms and a 2 ms engine.
+        { name: 'idle-default-wait', engine: 'ConstSearch', cache: -1 },
+        { name: 'idle-2ms-default-wait', engine: 'TwoMsSearch', cache: -1 },
+        { name: 'idle-2ms-no-wait', engine: 'TwoMsSearch', cache: -1, max_wait_time: 0 },
       ],
     },
-    { logger: pino({ level: 'warn' }), engines: [ConstSearch, SleepSearch], interactive: false },
+    {
+      logger: pino({ level: 'warn' }),
+      engines: [ConstSearch, SleepSearch, TwoMsSearch],
+      interactive: false,
+    },
   );
   return app.listen({ port: 0, host: '127.0.0.1' });
 }
@@ -228,6 +248,55 @@ async function headToHead(servers, query) {
   }));
 }
 
+/**
+ * One client, one request at a time, every query new (no cache): p50 and p99 in ms of `n`
+ * requests after 20 of warm-up. `service` undefined: the plain server.
+ */
+async function idleLatency(server, service, n = 400) {
+  const times = [];
+  for (let i = 0; i < n + 20; i++) {
+    const body = JSON.stringify({ service: service ?? 'plain', query: `idle ${i}`, limit: 10 });
+    const started = performance.now();
+    const response = await fetch(`${server.url}/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    await response.arrayBuffer();
+    if (i >= 20) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+  return { p50: at(0.5), p99: at(0.99) };
+}
+
+/** The idle-latency table: irserve's uncached /search at one connection against its baselines. */
+async function idleCases(servers) {
+  const cases = [
+    ['plain node:http JSON (transport only)', servers.plain, undefined, 0],
+    ['irserve, 0 ms engine, max_wait_time 0', servers.irserve, 'uncached', 0],
+    ['irserve, 0 ms engine, max_wait_time 0.1 (default)', servers.irserve, 'idle-default-wait', 0],
+    ['irserve, 2 ms engine, max_wait_time 0', servers.irserve, 'idle-2ms-no-wait', 2],
+    [
+      'irserve, 2 ms engine, max_wait_time 0.1 (default)',
+      servers.irserve,
+      'idle-2ms-default-wait',
+      2,
+    ],
+  ];
+  const rows = [];
+  for (const [name, server, service, engineMs] of cases) {
+    const { p50, p99 } = await idleLatency(server, service);
+    rows.push({
+      case: name,
+      'p50 ms': p50.toFixed(2),
+      'p99 ms': p99.toFixed(2),
+      'p50 - engine ms': (p50 - engineMs).toFixed(2),
+    });
+  }
+  return rows;
+}
+
 async function main() {
   if (values.together && !values.pin) throw new Error('--together needs --pin (one shared core)');
   const servers = {
@@ -241,6 +310,12 @@ async function main() {
     return;
   }
   const { plain, irserve, fastify } = servers;
+  if (values.idle) {
+    console.table(await idleCases(servers));
+    for (const server of Object.values(servers)) server.child.kill();
+    return;
+  }
+  const idleRows = await idleCases(servers);
   const rows = [];
   const query = { query: 'neural retrieval', limit: 10 };
   for (const connections of [1, 16, 64]) rows.push(...(await compare(servers, connections, query)));
@@ -258,4 +333,6 @@ async function main() {
   irserve.child.kill();
   fastify.child.kill();
   console.table(rows);
+  console.log('Idle latency (one client, uncached, sequential):');
+  console.table(idleRows);
 }

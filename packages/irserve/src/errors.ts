@@ -5,6 +5,7 @@
 
 /** gRPC status codes used by the catalog (numeric values from the gRPC spec). */
 export const GrpcStatus = {
+  CANCELLED: 1,
   INVALID_ARGUMENT: 3,
   DEADLINE_EXCEEDED: 4,
   NOT_FOUND: 5,
@@ -63,10 +64,21 @@ export const ERROR_CATALOG = {
     grpc: GrpcStatus.RESOURCE_EXHAUSTED,
     summary: 'The request body is larger than `body_limit`.',
   },
+  ERR_HEADERS_TOO_LARGE: {
+    http: 431,
+    grpc: GrpcStatus.RESOURCE_EXHAUSTED,
+    summary: 'The request headers or URL are larger than the server accepts.',
+  },
   ERR_UNSUPPORTED_MEDIA_TYPE: {
     http: 415,
     grpc: GrpcStatus.INVALID_ARGUMENT,
     summary: 'The request body is not `application/json`.',
+  },
+  ERR_CLIENT_CLOSED: {
+    http: 499,
+    grpc: GrpcStatus.CANCELLED,
+    summary:
+      'The client went away before its answer (connection closed, call cancelled): its queued work was dropped. Nobody reads this answer; it is logged at debug level.',
   },
   ERR_OVERLOADED: {
     http: 503,
@@ -88,6 +100,12 @@ export const ERROR_CATALOG = {
     http: 504,
     grpc: GrpcStatus.DEADLINE_EXCEEDED,
     summary: 'A remote instance or a model API did not answer in time.',
+  },
+  ERR_TIMEOUT: {
+    http: 504,
+    grpc: GrpcStatus.DEADLINE_EXCEEDED,
+    summary:
+      'The request did not finish before its deadline (`timeout`, `x-request-timeout`, a gRPC deadline or the service `timeout`).',
   },
   ERR_ENGINE: {
     http: 500,
@@ -188,6 +206,7 @@ const PASSED_THROUGH: ReadonlySet<string> = new Set<ErrorCode>([
   'ERR_PIPELINE_PLAN',
   'ERR_BODY_TOO_LARGE',
   'ERR_UPSTREAM',
+  'ERR_TIMEOUT',
 ]);
 
 export function isPassedThroughCode(code: string | undefined): code is ErrorCode {

@@ -9,6 +9,7 @@
  * }
  */
 export type {
+  BatchOptions,
   DecomposeRequest,
   Engine,
   EngineClass,

@@ -78,6 +78,8 @@ export function servicesFromConfig(
             maxConcurrentBatches: service.max_concurrent_batches,
             cache: cache as never,
             cacheKeyFields: service.cache_key_fields,
+            cacheKeyExclude: service.cache_key_exclude,
+            timeoutMs: (service.timeout ?? config.timeout) * 1000,
             logger,
           }),
         );

@@ -42,6 +42,8 @@ export const configSchema = z.strictObject({
   relay_content_cache_kv_kwargs: z.record(z.string(), z.unknown()).optional(),
   relay_content_cache_redis_url: z.string().min(1).optional(),
   relay_content_cache_redis_kwargs: z.record(z.string(), z.unknown()).optional(),
+  /** Seconds a request may take in a service unless the service or the request says otherwise. */
+  timeout: z.number().positive().max(86_400).default(60),
   /** Largest `limit` a request may ask for. */
   max_limit: z.number().int().min(1).max(1_000_000).default(10_000),
   /** Largest request body in bytes. */

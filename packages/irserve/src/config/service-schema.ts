@@ -26,7 +26,12 @@ export const serviceConfigSchema = z.strictObject({
   max_wait_time: z.number().min(0).max(3600).default(0.1),
   max_queue: z.number().int().min(1).default(10_000),
   max_concurrent_batches: z.number().int().min(1).max(1024).default(1),
+  /** RoutIR's hand-listed key fields: accepted, no longer needed (every engine field is keyed). */
   cache_key_fields: z.array(z.string().min(1)).default([]),
+  /** Request fields left out of the cache key on purpose (they must not change the answer). */
+  cache_key_exclude: z.array(z.string().min(1)).default([]),
+  /** Seconds a request may take in this service (queue and engine); default: the global `timeout`. */
+  timeout: z.number().positive().max(86_400).optional(),
   cache_kv_url: z.string().min(1).optional(),
   cache_kv_kwargs: z.record(z.string(), z.unknown()).optional(),
   cache_redis_url: z.string().min(1).optional(),

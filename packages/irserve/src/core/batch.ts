@@ -10,6 +10,7 @@ import { errorBody, toIrserveError } from '../errors.js';
 import type { CallOptions } from '../registry/types.js';
 import type { AppCore } from './app-core.js';
 import { decomposeQuery, fuse, score, search } from './handlers.js';
+import { redactPaths } from '../util/error-logging.js';
 import { parseRequest } from './validate.js';
 
 /** Most calls one batch may carry. */
@@ -59,7 +60,9 @@ export async function runBatch(
         return { status: 200, body: await HANDLERS[endpoint](core, item, options) };
       } catch (error) {
         const mapped = toIrserveError(error);
-        return { status: mapped.httpStatus, body: errorBody(mapped) };
+        const body = errorBody(mapped);
+        if (mapped.httpStatus >= 500) body.error = redactPaths(mapped.message);
+        return { status: mapped.httpStatus, body };
       }
     }),
   );

@@ -6,6 +6,7 @@ import type { CallOptions } from '../registry/types.js';
 import { badRequest } from '../errors.js';
 import type { AppCore } from './app-core.js';
 import { engineFields, envelope } from './envelope.js';
+import { withTimeout } from './request-deadline.js';
 import { parseRequest } from './validate.js';
 import {
   decomposeRequestSchema,
@@ -46,7 +47,7 @@ export function search(
   const hit = service.cachedNow?.(engineRequest);
   if (hit !== undefined) return envelope(service.name, request.query, hit);
   return service
-    .call(engineRequest, options)
+    .call(engineRequest, withTimeout(options, request.timeout))
     .then((result) => envelope(service.name, request.query, result));
 }
 
@@ -69,7 +70,7 @@ export async function score(
   });
   const result = await service.call(
     { ...engineFields(request), query: request.query, passages },
-    options,
+    withTimeout(options, request.timeout),
   );
   return {
     ...envelope(service.name, request.query, result),
@@ -85,7 +86,10 @@ export async function fuse(
   const request = parseRequest(fuseRequestSchema, body);
   const service = core.services.get('fuse', request.service);
   const { scores, ...rest } = engineFields(request);
-  const result = await service.call({ ...rest, query: request.query, rankings: scores }, options);
+  const result = await service.call(
+    { ...rest, query: request.query, rankings: scores },
+    withTimeout(options, request.timeout),
+  );
   return envelope(service.name, request.query, result);
 }
 
@@ -98,7 +102,10 @@ export async function decomposeQuery(
   const service = core.services.get('decompose_query', request.service);
   const limit = checkLimit(core, request.limit, undefined);
   const fields = { ...engineFields(request), query: request.query };
-  const result = await service.call(limit === undefined ? fields : { ...fields, limit }, options);
+  const result = await service.call(
+    limit === undefined ? fields : { ...fields, limit },
+    withTimeout(options, request.timeout),
+  );
   return envelope(service.name, request.query, result, 'queries');
 }
 

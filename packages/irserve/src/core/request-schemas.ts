@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeoutField } from './request-deadline.js';
 
 const serviceName = z
   .string({ error: 'must be a string naming a service' })
@@ -18,6 +19,7 @@ export const searchRequestSchema = z.looseObject({
     .positive('must be a positive integer')
     .optional(),
   subset: z.string({ error: 'must be a string' }).optional(),
+  timeout: timeoutField,
 });
 
 export type SearchRequestBody = z.output<typeof searchRequestSchema>;
@@ -36,7 +38,8 @@ export function plainSearchRequest(body: unknown): SearchRequestBody | undefined
     typeof query === 'string' &&
     query.length <= MAX_QUERY_LENGTH &&
     (limit === undefined || (Number.isSafeInteger(limit) && (limit as number) > 0)) &&
-    (subset === undefined || typeof subset === 'string');
+    (subset === undefined || typeof subset === 'string') &&
+    (body as Record<string, unknown>).timeout === undefined;
   return valid ? (body as SearchRequestBody) : undefined;
 }
 
@@ -48,6 +51,7 @@ export const scoreRequestSchema = z.looseObject({
   passages: z
     .array(z.union([z.string(), bytesPassage]), { error: 'must be an array of strings' })
     .max(100_000, 'has too many passages (at most 100,000)'),
+  timeout: timeoutField,
 });
 
 export const fuseRequestSchema = z.looseObject({
@@ -58,6 +62,7 @@ export const fuseRequestSchema = z.looseObject({
       error: 'must be an array of objects of document id to score',
     })
     .max(1024),
+  timeout: timeoutField,
 });
 
 export const decomposeRequestSchema = z.looseObject({
@@ -68,4 +73,5 @@ export const decomposeRequestSchema = z.looseObject({
     .int('must be a positive integer')
     .positive('must be a positive integer')
     .optional(),
+  timeout: timeoutField,
 });

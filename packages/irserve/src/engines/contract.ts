@@ -80,12 +80,27 @@ export interface EngineInit {
   context: EngineContext;
 }
 
+/**
+ * What a batch method gets besides its requests. `signal` aborts when nobody waits for the
+ * batch any more (every request timed out or its client left): an engine may stop early.
+ * Engines that ignore it keep working; their late results are dropped.
+ */
+export interface BatchOptions {
+  signal?: AbortSignal;
+}
+
 /** An engine instance: any subset of the role methods, plus optional lifecycle hooks. */
 export interface Engine {
-  searchBatch?(requests: SearchRequest[]): Promise<Scores[]>;
-  scoreBatch?(requests: ScoreRequest[]): Promise<number[][]>;
-  fuseBatch?(requests: FuseRequest[]): Promise<Scores[]>;
-  decomposeQueryBatch?(requests: DecomposeRequest[]): Promise<string[][]>;
+  searchBatch?(requests: SearchRequest[], options?: BatchOptions): Promise<Scores[]>;
+  scoreBatch?(requests: ScoreRequest[], options?: BatchOptions): Promise<number[][]>;
+  fuseBatch?(requests: FuseRequest[], options?: BatchOptions): Promise<Scores[]>;
+  decomposeQueryBatch?(requests: DecomposeRequest[], options?: BatchOptions): Promise<string[][]>;
+  /**
+   * Checks one request before it joins a batch (a subset the engine has no mapping for, a view
+   * it cannot read): throw an IrserveError (ERR_BAD_REQUEST naming the field) to reject that
+   * request alone. Optional; called once per request that misses the cache.
+   */
+  checkRequest?(role: Role, request: Record<string, unknown>): void;
   /** Called once before the server accepts requests (load models, build indexes). */
   start?(): Promise<void>;
   /** Called once when the app closes. */

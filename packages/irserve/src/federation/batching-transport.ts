@@ -24,6 +24,7 @@ interface Pending {
   endpoint: string;
   body: unknown;
   requestId: string | undefined;
+  deadline: number | undefined;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -57,7 +58,14 @@ export class BatchingTransport implements RemoteTransport {
       const hops = options.hops ?? 0;
       const queue = this.#queues.get(hops) ?? [];
       this.#queues.set(hops, queue);
-      queue.push({ endpoint, body, requestId: options.requestId, resolve, reject });
+      queue.push({
+        endpoint,
+        body: withRemainingTimeout(body, options.deadline),
+        requestId: options.requestId,
+        deadline: options.deadline,
+        resolve,
+        reject,
+      });
       if (queue.length >= MAX_BATCH) this.#send(hops);
       else if (!this.#flushScheduled) {
         this.#flushScheduled = true;
@@ -82,7 +90,13 @@ export class BatchingTransport implements RemoteTransport {
     this.#queues.delete(hops);
     if (!calls || calls.length === 0) return;
     const requests = calls.map(({ endpoint, body }) => ({ endpoint, body }));
-    this.#inner.post(this.#batchPath, { requests }, { requestId: calls[0]!.requestId, hops }).then(
+    // The batch may run until its latest item's deadline; each item carries its own `timeout`.
+    const deadlines = calls.map((call) => call.deadline);
+    const deadline = deadlines.includes(undefined)
+      ? undefined
+      : Math.max(...(deadlines as number[]));
+    const options = { requestId: calls[0]!.requestId, hops, deadline };
+    this.#inner.post(this.#batchPath, { requests }, options).then(
       (answer) => this.#settle(calls, answer),
       (error: unknown) => calls.forEach((call) => call.reject(error)),
     );
@@ -116,6 +130,11 @@ export class BatchingTransport implements RemoteTransport {
       return new IrserveError(passed ?? 'ERR_BAD_REQUEST', `${where}: ${message}`, {
         details: { remote: this.endpoint },
       });
+    // The remote's deadline answer is the caller's own deadline passing: kept as it is.
+    if (code === 'ERR_TIMEOUT')
+      return new IrserveError('ERR_TIMEOUT', `${where}: ${message}`, {
+        details: { remote: this.endpoint },
+      });
     const timedOut = code === 'ERR_UPSTREAM_TIMEOUT';
     return new IrserveError(
       timedOut ? 'ERR_UPSTREAM_TIMEOUT' : 'ERR_UPSTREAM',
@@ -123,4 +142,11 @@ export class BatchingTransport implements RemoteTransport {
       { details: { remote: this.endpoint } },
     );
   }
+}
+
+/** The item's body with its time left as `timeout` (seconds), so the remote applies its deadline. */
+function withRemainingTimeout(body: unknown, deadline: number | undefined): unknown {
+  if (deadline === undefined || body === null || typeof body !== 'object') return body;
+  const seconds = Math.max(0.001, (deadline - Date.now()) / 1000);
+  return { ...(body as Record<string, unknown>), timeout: Number(seconds.toFixed(3)) };
 }

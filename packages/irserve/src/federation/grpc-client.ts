@@ -17,7 +17,8 @@ import {
   messageSizeOptions,
 } from '../transports/grpc/proto.js';
 import { backoffDelay, sleep } from './backoff.js';
-import { HOPS_HEADER, type RemoteCallOptions } from './remote-client.js';
+import { timeoutError } from '../processors/deadline.js';
+import { HOPS_HEADER, type RemoteCallOptions, timeLeft } from './remote-client.js';
 import type { RemoteTransport } from './remote-transport.js';
 
 export interface GrpcClientOptions {
@@ -112,14 +113,18 @@ export class GrpcRemoteClient implements RemoteTransport {
     if (rpc === undefined) throw new IrserveError('ERR_INTERNAL', `no gRPC call for ${path}`);
     const message = requestMessage(rpc, (body ?? {}) as Record<string, unknown>);
     const retries = options.retries ?? this.#options.retries;
+    const what = `remote ${this.endpoint}${path}`;
     for (let attempt = 0; ; attempt++) {
       this.#failFast(path);
+      timeLeft(options.deadline, what);
       try {
         const answer = await this.#attempt(rpc, message, options);
         this.#reachable();
         return responseJson(rpc, answer);
       } catch (error) {
         const code = (error as ServiceError).code;
+        if (code === GrpcCode.DEADLINE_EXCEEDED && pastDeadline(options.deadline))
+          throw timeoutError(what);
         if (!RETRYABLE.has(code) || attempt >= retries) throw this.#finalError(error, path);
         this.#options.logger.debug(
           { remote: this.endpoint, path, attempt, reason: (error as Error).message },
@@ -144,7 +149,9 @@ export class GrpcRemoteClient implements RemoteTransport {
     if (options.requestId) metadata.set(REQUEST_ID_HEADER, options.requestId);
     metadata.set(HOPS_HEADER, String((options.hops ?? 0) + 1));
     const method = (this.#client as unknown as Record<string, Unary>)[rpc]!;
-    const deadline = Date.now() + this.#options.timeoutSeconds * 1000;
+    const own = Date.now() + this.#options.timeoutSeconds * 1000;
+    // The caller's deadline travels natively: the remote sees it as the call's gRPC deadline.
+    const deadline = options.deadline === undefined ? own : Math.min(own, options.deadline);
     return new Promise((resolve, reject) =>
       method.call(this.#client, message, metadata, { deadline }, (error, response) =>
         error ? reject(error) : resolve(response ?? {}),
@@ -211,4 +218,9 @@ export class GrpcRemoteClient implements RemoteTransport {
       'remote unreachable: its services fail fast until it returns',
     );
   }
+}
+
+/** Whether `deadline` (the caller's, `Date.now()` ms) has passed, give or take a millisecond. */
+function pastDeadline(deadline: number | undefined): boolean {
+  return deadline !== undefined && Date.now() >= deadline - 1;
 }

@@ -5,6 +5,7 @@ import { cacheKeyFunction } from '../processors/cache-key.js';
 import type { CacheStore } from '../processors/cache-store.js';
 import { type CacheEntry, type Call, withCache } from '../processors/cached.js';
 import { checkResults } from '../processors/check-results.js';
+import { unwrapItem } from '../processors/item-failure.js';
 import type { CallOptions, RoleIO } from '../registry/types.js';
 import type { RemoteTransport } from './remote-transport.js';
 
@@ -49,7 +50,7 @@ function fromWire<R extends Role>(
     throw new IrserveError('ERR_UPSTREAM', `remote ${remote}: ${error}`);
   }
   try {
-    return checkResults(role, remote, [request], [value])[0]!;
+    return unwrapItem(checkResults(role, remote, [request], [value])[0]!);
   } catch (error) {
     throw new IrserveError(
       'ERR_UPSTREAM',
@@ -80,6 +81,7 @@ export function buildRelayService<R extends Role>(spec: RelaySpec<R>): BuiltServ
     const body = await client.post(PATHS[role], toWire(role, name, request), {
       requestId: options?.requestId,
       hops: options?.hops ?? 0,
+      deadline: options?.deadline,
     });
     const timestamp =
       typeof (body as { timestamp?: unknown })?.timestamp === 'number'
@@ -87,7 +89,8 @@ export function buildRelayService<R extends Role>(spec: RelaySpec<R>): BuiltServ
         : Date.now() / 1000;
     return {
       value: fromWire(role, `${client.endpoint} (${name})`, request, body),
-      cached: false,
+      // A hit in the remote's cache is a hit for the caller too.
+      cached: (body as { cached?: unknown })?.cached === true,
       timestamp,
     };
   };

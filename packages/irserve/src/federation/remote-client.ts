@@ -2,6 +2,8 @@ import { Pool, errors as undiciErrors } from 'undici';
 import type { Logger } from 'pino';
 import { IrserveError, isPassedThroughCode } from '../errors.js';
 import { REQUEST_ID_HEADER } from '../core/request-id.js';
+import { TIMEOUT_HEADER } from '../core/request-deadline.js';
+import { timeoutError } from '../processors/deadline.js';
 import { backoffDelay, sleep } from './backoff.js';
 
 export interface RemoteClientOptions {
@@ -23,6 +25,19 @@ export interface RemoteCallOptions {
   hops?: number;
   /** Overrides the client's retries (discovery probes use 0). */
   retries?: number;
+  /**
+   * The caller's deadline (`Date.now()` milliseconds): each attempt is cut to the time left,
+   * which the remote receives as `x-request-timeout`; no retry starts past it (ERR_TIMEOUT).
+   */
+  deadline?: number | undefined;
+}
+
+/** Milliseconds left before `deadline`; throws ERR_TIMEOUT naming `what` when none are. */
+export function timeLeft(deadline: number | undefined, what: string): number | undefined {
+  if (deadline === undefined) return undefined;
+  const left = deadline - Date.now();
+  if (left <= 0) throw timeoutError(what);
+  return left;
 }
 
 /** Header that counts relay hops; a request that has crossed too many instances is refused. */
@@ -113,11 +128,14 @@ export class RemoteClient {
     body: string | undefined,
     options: RemoteCallOptions,
   ): Promise<unknown> {
-    const timeoutMs = this.#options.timeoutSeconds * 1000;
+    const left = timeLeft(options.deadline, `remote ${this.endpoint}${path}`);
+    const ownMs = this.#options.timeoutSeconds * 1000;
+    const timeoutMs = left === undefined ? ownMs : Math.min(ownMs, left);
     const headers: Record<string, string> = {
       accept: 'application/json',
       [HOPS_HEADER]: String((options.hops ?? 0) + 1),
     };
+    if (left !== undefined) headers[TIMEOUT_HEADER] = (left / 1000).toFixed(3);
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.#options.apiKey) headers.authorization = `Bearer ${this.#options.apiKey}`;
     if (options.requestId) headers[REQUEST_ID_HEADER] = options.requestId;
@@ -136,6 +154,7 @@ export class RemoteClient {
         error instanceof undiciErrors.HeadersTimeoutError ||
         error instanceof undiciErrors.BodyTimeoutError
       ) {
+        if (timeoutMs < ownMs) throw timeoutError(`remote ${this.endpoint}${path}`);
         throw new RetryableError(`timeout after ${this.#options.timeoutSeconds} s`, {
           cause: new TimeoutMarker(),
         });
@@ -143,6 +162,8 @@ export class RemoteClient {
       throw new ConnectionError((error as Error).message);
     }
     const text = await response.body.text();
+    if (response.statusCode === 504 && errorCode(text) === 'ERR_TIMEOUT')
+      throw timeoutError(`remote ${this.endpoint}${path}`);
     if (response.statusCode >= 500)
       throw new RetryableError(`HTTP ${response.statusCode}: ${errorMessage(text)}`);
     if (response.statusCode >= 400)

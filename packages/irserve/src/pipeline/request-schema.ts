@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeoutField } from '../core/request-deadline.js';
 
 /** Longest pipeline expression accepted (a parse is linear; this bounds the work per request). */
 export const MAX_PIPELINE_LENGTH = 10_000;
@@ -32,6 +33,8 @@ export const pipelineRequestSchema = z.strictObject({
   explain: z.boolean({ error: 'must be true or false' }).optional(),
   /** A top-N cut of the final result (RoutIR ignores this field; irserve applies it). */
   limit: positiveInteger.optional(),
+  /** Seconds the caller will wait; every stage shares the one deadline. */
+  timeout: timeoutField,
 });
 
 export type PipelineRequest = z.output<typeof pipelineRequestSchema>;

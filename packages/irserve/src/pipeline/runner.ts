@@ -6,6 +6,7 @@ import type { PipelineRunner } from '../core/app-core.js';
 import { parseRequest } from '../core/validate.js';
 import { ROLES } from '../engines/contract.js';
 import type { CallOptions, ServiceLookup } from '../registry/types.js';
+import { withTimeout } from '../core/request-deadline.js';
 import { validatePipelineAliases } from './aliases.js';
 import { bindPlan } from './bind.js';
 import type { BoundPipeline } from './bound.js';
@@ -47,8 +48,9 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
   const plans = new PlanCache(table);
   const cache = createPipelineCall(deps.cache, deps.logger);
 
-  async function run(body: unknown, options: CallOptions = {}): Promise<Record<string, unknown>> {
+  async function run(body: unknown, given: CallOptions = {}): Promise<Record<string, unknown>> {
     const request = parseRequest(pipelineRequestSchema, body);
+    const options = withTimeout(given, request.timeout) ?? given;
     const plan = plans.get(request.pipeline);
     const bound = bindPlan(plan, request, deps);
     const trace = request.explain ? new Trace() : undefined;

@@ -1,19 +1,42 @@
-import { IrserveError } from '../errors.js';
-import { abortReason } from '../federation/backoff.js';
+import { IrserveError, knownIrserveError } from '../errors.js';
+import { reasonOf } from './deadline.js';
+import { ItemFailure } from './item-failure.js';
+
+/** What a batch run gets besides its items. */
+export interface BatchContext {
+  /** Aborts when no item of the batch is waited for any more (every one timed out or left). */
+  signal: AbortSignal;
+}
 
 export interface BatcherOptions<Req, Res> {
   /** Largest batch handed to `run`. */
   maxSize: number;
-  /** Milliseconds to wait for a batch to fill, counted from its first item. */
+  /**
+   * Milliseconds an item may wait for its batch to fill, counted from the batch's first item,
+   * while earlier batches are in flight. An idle batcher dispatches at once (see `adaptive`).
+   */
   maxWaitMs: number;
   /** Items allowed to wait; past it `submit` fails fast with ERR_OVERLOADED. */
   maxQueue: number;
   /** Batches allowed in flight at once. */
   maxConcurrent: number;
-  /** Runs one batch; must resolve to one result per item, in order. */
-  run: (items: Req[]) => Promise<Res[]>;
+  /**
+   * Runs one batch; resolves to one result per item, in order. An ItemFailure in place of a
+   * result fails that item alone.
+   */
+  run: (items: Req[], context: BatchContext) => Promise<readonly (Res | ItemFailure)[]>;
   /** Observes each dispatched batch (logging, metrics). */
   onBatch?: (size: number, pending: number) => void;
+  /**
+   * When a whole batch fails, run its items again one at a time so only the failing item
+   * fails (default true). Timeouts and shutdowns are never retried.
+   */
+  isolateFailures?: boolean;
+  /**
+   * Dispatch at once (in the same event-loop turn's check phase) when no batch is in flight
+   * (default true). False waits `maxWaitMs` for every batch, as RoutIR does.
+   */
+  adaptive?: boolean;
 }
 
 interface Waiter<Req, Res> {
@@ -23,17 +46,46 @@ interface Waiter<Req, Res> {
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
   queuedAt: number;
+  /** The batch running this item, once dispatched. */
+  flight: Flight<Req, Res> | undefined;
 }
 
+interface Flight<Req, Res> {
+  waiters: Set<Waiter<Req, Res>>;
+  controller: AbortController;
+  /** Whether this batch no longer holds one of the `maxConcurrent` slots. */
+  released: boolean;
+}
+
+/** Abandoned batches (nobody waits, the engine ignores its signal) allowed per slot. */
+const ABANDONED_PER_SLOT = 16;
+
+/** Errors that say nothing about one item: retrying the items one by one would not help. */
+const NOT_ISOLATED = new Set([
+  'ERR_TIMEOUT',
+  'ERR_SHUTTING_DOWN',
+  'ERR_OVERLOADED',
+  'ERR_CLIENT_CLOSED',
+]);
+
 /**
- * Gathers items into batches: a batch leaves when `maxSize` items wait or `maxWaitMs` has passed
- * since its first item. Each item gets its own promise; a missing result rejects only that item.
+ * Gathers items into batches. An idle batcher dispatches what is queued at once; while batches
+ * are in flight, items wait until `maxSize` are queued or `maxWaitMs` has passed. Each item gets
+ * its own promise: a missing or failed result, an abort or a deadline rejects only that item.
+ *
+ * @example
+ * const batcher = new Batcher({ maxSize: 32, maxWaitMs: 100, maxQueue: 1000, maxConcurrent: 1,
+ *   run: async (queries: string[]) => queries.map((q) => q.length) });
+ * await batcher.submit('hello'); // 5
  */
 export class Batcher<Req, Res> {
   readonly #options: BatcherOptions<Req, Res>;
   readonly #queue: Waiter<Req, Res>[] = [];
-  readonly #inFlight = new Set<Promise<void>>();
+  readonly #running = new Set<Promise<void>>();
+  #active = 0;
+  #abandoned = 0;
   #timer: NodeJS.Timeout | undefined;
+  #immediate: NodeJS.Immediate | undefined;
   #closed = false;
 
   constructor(options: BatcherOptions<Req, Res>) {
@@ -49,11 +101,18 @@ export class Batcher<Req, Res> {
     return this.#queue.length;
   }
 
-  /** Queues one item; resolves with its result or rejects with its batch's error. */
+  /** Batches holding a slot (in flight and waited for). */
+  get inFlight(): number {
+    return this.#active;
+  }
+
+  /** Queues one item; resolves with its result or rejects with its own error. */
   submit(item: Req, signal?: AbortSignal): Promise<Res> {
     if (this.#closed)
-      return Promise.reject(new IrserveError('ERR_SHUTTING_DOWN', 'the server is shutting down'));
-    if (signal?.aborted) return Promise.reject(abortReason(signal));
+      return Promise.reject(
+        new IrserveError('ERR_SHUTTING_DOWN', 'the server is shutting down', { retryAfter: 5 }),
+      );
+    if (signal?.aborted) return Promise.reject(reasonOf(signal));
     if (this.#queue.length >= this.#options.maxQueue) {
       return Promise.reject(
         new IrserveError(
@@ -71,6 +130,7 @@ export class Batcher<Req, Res> {
         signal,
         onAbort: undefined,
         queuedAt: performance.now(),
+        flight: undefined,
       };
       if (signal) {
         waiter.onAbort = () => this.#abort(waiter);
@@ -84,75 +144,148 @@ export class Batcher<Req, Res> {
   /** Stops accepting items, dispatches what waits, and resolves when every batch has settled. */
   async close(): Promise<void> {
     this.#closed = true;
-    while (this.#queue.length > 0 || this.#inFlight.size > 0) {
-      this.#clearTimer();
-      if (this.#queue.length > 0 && this.#inFlight.size < this.#options.maxConcurrent)
-        this.#dispatch();
-      else await Promise.race(this.#inFlight);
+    while (this.#queue.length > 0 || this.#running.size > 0) {
+      this.#clearTimers();
+      if (this.#queue.length > 0 && this.#active < this.#options.maxConcurrent) this.#dispatch();
+      else if (this.#active === 0 && this.#queue.length === 0)
+        return; // only abandoned batches
+      else await Promise.race(this.#running);
     }
   }
 
   #abort(waiter: Waiter<Req, Res>): void {
-    const index = this.#queue.indexOf(waiter);
-    if (index < 0) return; // already dispatched: the batch result decides
-    this.#queue.splice(index, 1);
-    waiter.reject(waiter.signal?.reason ?? new Error('aborted'));
+    const reason = waiter.signal ? reasonOf(waiter.signal) : new Error('aborted');
+    const flight = waiter.flight;
+    if (flight === undefined) {
+      const index = this.#queue.indexOf(waiter);
+      if (index >= 0) this.#queue.splice(index, 1);
+      waiter.reject(reason);
+      return;
+    }
+    if (!flight.waiters.delete(waiter)) return;
+    waiter.reject(reason);
+    if (flight.waiters.size === 0) this.#abandon(flight, reason);
+  }
+
+  /** Nobody waits for `flight` any more: tell the engine, and free its slot (bounded). */
+  #abandon(flight: Flight<Req, Res>, reason: Error): void {
+    flight.controller.abort(reason);
+    if (flight.released) return;
+    if (this.#abandoned >= ABANDONED_PER_SLOT * this.#options.maxConcurrent) return;
+    flight.released = true;
+    this.#abandoned++;
+    this.#active--;
+    this.#schedule();
   }
 
   #schedule(): void {
-    if (this.#queue.length === 0 || this.#inFlight.size >= this.#options.maxConcurrent) return;
+    if (this.#queue.length === 0 || this.#active >= this.#options.maxConcurrent) return;
     const waited = performance.now() - this.#queue[0]!.queuedAt;
-    if (
-      this.#queue.length >= this.#options.maxSize ||
-      waited >= this.#options.maxWaitMs ||
-      this.#closed
-    ) {
-      this.#clearTimer();
+    const { maxSize, maxWaitMs, adaptive = true } = this.#options;
+    if (this.#queue.length >= maxSize || waited >= maxWaitMs || this.#closed) {
       this.#dispatch();
       this.#schedule();
+      return;
+    }
+    if (adaptive && this.#active === 0) {
+      // Idle engine: go now, but after this turn's I/O so requests that arrived together
+      // (one TCP read, one /batch) still share a batch.
+      this.#immediate ??= setImmediate(() => {
+        this.#immediate = undefined;
+        if (this.#active === 0 && this.#queue.length > 0) this.#dispatch();
+        this.#schedule();
+      });
       return;
     }
     this.#timer ??= setTimeout(() => {
       this.#timer = undefined;
       this.#schedule();
-    }, this.#options.maxWaitMs - waited);
+    }, maxWaitMs - waited);
   }
 
-  #clearTimer(): void {
+  #clearTimers(): void {
     if (this.#timer) clearTimeout(this.#timer);
+    if (this.#immediate) clearImmediate(this.#immediate);
     this.#timer = undefined;
+    this.#immediate = undefined;
   }
 
   #dispatch(): void {
+    this.#clearTimers();
     const batch = this.#queue.splice(0, this.#options.maxSize);
-    for (const waiter of batch) {
-      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-    }
+    const flight: Flight<Req, Res> = {
+      waiters: new Set(batch),
+      controller: new AbortController(),
+      released: false,
+    };
+    for (const waiter of batch) waiter.flight = flight;
+    this.#active++;
     this.#options.onBatch?.(batch.length, this.#queue.length);
-    const running = this.#runBatch(batch).finally(() => {
-      this.#inFlight.delete(running);
+    const running = this.#runBatch(flight, batch).finally(() => {
+      this.#running.delete(running);
+      if (flight.released) this.#abandoned--;
+      else this.#active--;
+      flight.released = true;
       this.#schedule();
     });
-    this.#inFlight.add(running);
+    this.#running.add(running);
   }
 
-  async #runBatch(batch: Waiter<Req, Res>[]): Promise<void> {
-    let results: Res[];
+  async #runBatch(flight: Flight<Req, Res>, batch: Waiter<Req, Res>[]): Promise<void> {
+    let results: readonly (Res | ItemFailure)[];
     try {
-      results = await this.#options.run(batch.map((waiter) => waiter.item));
+      results = await this.#options.run(
+        batch.map((waiter) => waiter.item),
+        { signal: flight.controller.signal },
+      );
     } catch (error) {
-      for (const waiter of batch) waiter.reject(error);
+      if (this.#shouldIsolate(flight, batch, error)) return this.#runOneByOne(flight, batch);
+      for (const waiter of batch) this.#settle(flight, waiter, new ItemFailure(error));
       return;
     }
     batch.forEach((waiter, index) => {
-      if (index < results.length) waiter.resolve(results[index] as Res);
-      else
-        waiter.reject(
-          new IrserveError(
-            'ERR_ENGINE',
-            `batch returned ${results.length} results for ${batch.length} requests`,
-          ),
-        );
+      const result =
+        index < results.length
+          ? results[index]
+          : new ItemFailure(
+              new IrserveError(
+                'ERR_ENGINE',
+                `batch returned ${results.length} results for ${batch.length} requests`,
+              ),
+            );
+      this.#settle(flight, waiter, result as Res | ItemFailure);
     });
+  }
+
+  #shouldIsolate(flight: Flight<Req, Res>, batch: Waiter<Req, Res>[], error: unknown): boolean {
+    if (this.#options.isolateFailures === false || flight.controller.signal.aborted) return false;
+    const code = knownIrserveError(error)?.code;
+    return flight.waiters.size > 1 && batch.length > 1 && !(code && NOT_ISOLATED.has(code));
+  }
+
+  /** Retries each still-waited item alone, one after another (at most one call per item). */
+  async #runOneByOne(flight: Flight<Req, Res>, batch: Waiter<Req, Res>[]): Promise<void> {
+    for (const waiter of batch) {
+      if (!flight.waiters.has(waiter)) continue;
+      const signal = waiter.signal ?? flight.controller.signal;
+      let result: Res | ItemFailure;
+      try {
+        const results = await this.#options.run([waiter.item], { signal });
+        result =
+          results.length > 0
+            ? (results[0] as Res | ItemFailure)
+            : new ItemFailure(new IrserveError('ERR_ENGINE', 'batch returned no result'));
+      } catch (error) {
+        result = new ItemFailure(error);
+      }
+      this.#settle(flight, waiter, result);
+    }
+  }
+
+  #settle(flight: Flight<Req, Res>, waiter: Waiter<Req, Res>, result: Res | ItemFailure): void {
+    if (!flight.waiters.delete(waiter)) return; // abandoned: already rejected
+    if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+    if (result instanceof ItemFailure) waiter.reject(result.error);
+    else waiter.resolve(result);
   }
 }

@@ -5,7 +5,9 @@ import { Batcher } from './batcher.js';
 import { cacheKeyFunction } from './cache-key.js';
 import type { CacheStore } from './cache-store.js';
 import { type CacheEntry, type Call, withCache } from './cached.js';
+import { deadlineSignal } from './deadline.js';
 import { dedupeBatch, engineBatchCall } from './engine-call.js';
+import { unwrapItem } from './item-failure.js';
 
 export type ProcessorKind = 'batch' | 'single' | 'minimal';
 
@@ -22,7 +24,12 @@ export interface ServiceSpec<R extends Role> {
   maxConcurrentBatches: number;
   /** The cache store, or undefined when caching is off (size -1 or 0, or a minimal processor). */
   cache: CacheStore<CacheEntry<RoleIO[R]['result']>> | undefined;
+  /** RoutIR's hand-listed key fields; every engine field is in the key anyway (kept for configs). */
   cacheKeyFields: readonly string[];
+  /** Request fields left out of the cache key on purpose (`cache_key_exclude`). */
+  cacheKeyExclude?: readonly string[];
+  /** Longest a call may take, in milliseconds, unless the request asks for less; none if absent. */
+  timeoutMs?: number;
   logger: Logger;
 }
 
@@ -33,21 +40,35 @@ export interface BuiltService<R extends Role> extends Service<R> {
 
 const now = () => Date.now() / 1000;
 
+/** The earlier of the request's deadline and the service's own timeout from now. */
+function effectiveDeadline(options: CallOptions | undefined, timeoutMs: number | undefined) {
+  const own = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
+  const asked = options?.deadline;
+  if (own === undefined) return asked;
+  return asked === undefined ? own : Math.min(asked, own);
+}
+
 /**
- * Composes a service around one engine method (STYLE item 2): the engine call, then batching
- * (batch processor) and caching (unless minimal). Options are checked here, once.
+ * Composes a service around one engine method (STYLE item 2): the engine's per-request check,
+ * caching (unless minimal), the deadline, then batching (batch processor) and the engine call.
+ * Options are checked here, once.
+ *
+ * @example
+ * const service = buildService({ name: 'bm25', role: 'search', engine, ...options });
+ * await service.call({ query: 'q', limit: 10 }, { deadline: Date.now() + 1000 });
  */
 export function buildService<R extends Role>(spec: ServiceSpec<R>): BuiltService<R> {
   type Req = RoleIO[R]['request'];
   type Res = RoleIO[R]['result'];
   const engineCall = engineBatchCall(spec.engine, spec.role, spec.name);
-  const key = cacheKeyFunction(spec.role, spec.name, spec.cacheKeyFields);
+  const key = cacheKeyFunction(spec.role, spec.name, spec.cacheKeyExclude ?? []);
   const log = spec.logger;
+  const what = `service "${spec.name}"`;
   let batcher: Batcher<Req, Res> | undefined;
-  let call: Call<Req, Res>;
+  let run: (request: Req, signal: AbortSignal | undefined) => Promise<Res>;
 
   if (spec.processor === 'batch') {
-    batcher = new Batcher<Req, Res>({
+    const b = new Batcher<Req, Res>({
       maxSize: spec.batchSize,
       maxWaitMs: spec.maxWaitMs,
       maxQueue: spec.maxQueue,
@@ -55,18 +76,23 @@ export function buildService<R extends Role>(spec: ServiceSpec<R>): BuiltService
       run: dedupeBatch(engineCall, key),
       onBatch: (size, pending) => log.debug({ size, pending }, 'processing batch'),
     });
-    const b = batcher;
-    call = async (request, options?: CallOptions) => ({
-      value: await b.submit(request, options?.signal),
-      cached: false,
-      timestamp: now(),
-    });
+    batcher = b;
+    run = (request, signal) => b.submit(request, signal);
   } else {
-    call = async (request) => {
-      const [value] = await engineCall([request]);
-      return { value: value as Res, cached: false, timestamp: now() };
-    };
+    run = async (request, signal) => unwrapItem((await engineCall([request], { signal }))[0]!);
   }
+  const call: Call<Req, Res> = async (request, options) => {
+    const deadline = deadlineSignal(
+      effectiveDeadline(options, spec.timeoutMs),
+      options?.signal,
+      what,
+    );
+    try {
+      return { value: await run(request, deadline.signal), cached: false, timestamp: now() };
+    } finally {
+      deadline.dispose();
+    }
+  };
   const cached =
     spec.cache && spec.processor !== 'minimal'
       ? withCache(call, {
@@ -76,13 +102,22 @@ export function buildService<R extends Role>(spec: ServiceSpec<R>): BuiltService
         })
       : undefined;
   const finalCall = cached?.call ?? call;
+  const check = spec.engine.checkRequest?.bind(spec.engine);
   return {
     name: spec.name,
     role: spec.role,
     inputKind: spec.inputKind,
     engineName: spec.engineName,
-    call: (request: Req, options?: CallOptions): Promise<ServiceResult<Res>> =>
-      finalCall(request, options),
+    call: (request: Req, options?: CallOptions): Promise<ServiceResult<Res>> => {
+      if (check) {
+        try {
+          check(spec.role, request);
+        } catch (error) {
+          return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+        }
+      }
+      return finalCall(request, options);
+    },
     ...(cached === undefined ? {} : { cachedNow: cached.cachedNow }),
     close: async () => {
       await batcher?.close();

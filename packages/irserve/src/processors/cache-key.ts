@@ -40,42 +40,94 @@ function plainSearchKey({ query, limit, subset }: RoleIO['search']['request']): 
   return json.length <= MAX_PLAIN_KEY ? json : undefined;
 }
 
+/** `value` with object keys sorted at every level, so equal fields give equal keys. */
+function canonical(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return value;
+  if (Array.isArray(value)) return value.map(canonical);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) {
+    const inner = (value as Record<string, unknown>)[key];
+    if (inner !== undefined) out[key] = canonical(inner);
+  }
+  return out;
+}
+
 /**
- * Builds the cache key function of a service (DESIGN section 4): `(service, query, limit,
- * subset)` for search, the passages for score, plus the values of `extraFields`.
- * Keys look like `<service>:<hash>` so services sharing one store never collide.
+ * The request's fields other than `core` (those keyed in their own slots), `service` and the
+ * excluded ones, canonical; undefined when there are none (the usual request, whose key then
+ * stays exactly what it was before every field was keyed).
+ */
+function restOf(
+  request: Record<string, unknown>,
+  core: readonly string[],
+  excluded: ReadonlySet<string>,
+): Record<string, unknown> | undefined {
+  let rest: Record<string, unknown> | undefined;
+  for (const field in request) {
+    if (core.includes(field) || field === 'service' || excluded.has(field)) continue;
+    const value = request[field];
+    if (value === undefined) continue;
+    rest ??= {};
+    rest[field] = value;
+  }
+  return rest === undefined ? undefined : (canonical(rest) as Record<string, unknown>);
+}
+
+const CORE_FIELDS = {
+  search: ['query', 'limit', 'subset'],
+  score: ['query', 'passages'],
+  decompose_query: ['query', 'limit'],
+  fuse: ['query', 'rankings'],
+} as const satisfies Record<Role, readonly string[]>;
+
+/**
+ * Builds the cache key function of a service (DESIGN section 4): every field the engine
+ * receives is in the key (the role's own fields in fixed slots, then every other field,
+ * canonical), except those named in `excluded` (`cache_key_exclude`), so requests that differ
+ * in any engine field never share an answer. Keys look like `<service>:<hash>` so services
+ * sharing one store never collide.
+ *
+ * @example
+ * const key = cacheKeyFunction('search', 'bm25', []);
+ * key({ query: 'q', limit: 10 }) !== key({ query: 'q', limit: 10, instruction: 'x' }); // true
  */
 export function cacheKeyFunction<R extends Role>(
   role: R,
   service: string,
-  extraFields: readonly string[],
+  excluded: readonly string[],
 ): (request: RoleIO[R]['request']) => string {
-  const extras = (request: Record<string, unknown>) =>
-    extraFields.map((field) => request[field] ?? null);
+  const skip = new Set(excluded);
+  const core = CORE_FIELDS[role];
+  const withRest = (request: Record<string, unknown>, parts: unknown[]) => {
+    const rest = restOf(request, core, skip);
+    return `${service}:${hashKey(rest === undefined ? parts : [...parts, rest])}`;
+  };
   switch (role) {
     case 'search':
       return (request) => {
         const r = request as RoleIO['search']['request'];
-        if (extraFields.length === 0) {
+        const rest = restOf(r, core, skip);
+        if (rest === undefined) {
           const plain = plainSearchKey(r);
           if (plain !== undefined) return `${service}:${plain}`;
+          return `${service}:${hashKey([r.query, r.limit, r.subset ?? null])}`;
         }
-        return `${service}:${hashKey([r.query, r.limit, r.subset ?? null, ...extras(r)])}`;
+        return `${service}:${hashKey([r.query, r.limit, r.subset ?? null, rest])}`;
       };
     case 'score':
       return (request) => {
         const r = request as RoleIO['score']['request'];
-        return `${service}:${hashKey([r.query, r.passages, ...extras(r)])}`;
+        return withRest(r, [r.query, r.passages]);
       };
     case 'decompose_query':
       return (request) => {
         const r = request as RoleIO['decompose_query']['request'];
-        return `${service}:${hashKey([r.query, r.limit ?? null, ...extras(r)])}`;
+        return withRest(r, [r.query, r.limit ?? null]);
       };
     case 'fuse':
       return (request) => {
         const r = request as RoleIO['fuse']['request'];
-        return `${service}:${hashKey([r.query, r.rankings, ...extras(r)])}`;
+        return withRest(r, [r.query, r.rankings]);
       };
   }
   throw new TypeError(`unknown role ${String(role)}`);

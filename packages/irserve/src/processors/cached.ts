@@ -53,7 +53,7 @@ export function withCache<Req, Res>(
     store
       .put(cacheKey, { value: result.value, timestamp: result.timestamp })
       .catch((error: unknown) => onStoreError?.(error));
-    return { ...result, cached: false };
+    return result; // `cached` as the call says (a relay's remote may have answered from its cache)
   }
 
   const hit = (cacheKey: string): ServiceResult<Res> | undefined => {

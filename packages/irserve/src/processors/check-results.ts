@@ -1,6 +1,7 @@
 import type { Role } from '../engines/contract.js';
 import { IrserveError } from '../errors.js';
 import type { RoleIO } from '../registry/types.js';
+import { ItemFailure } from './item-failure.js';
 
 function engineError(service: string, message: string): IrserveError {
   return new IrserveError('ERR_ENGINE', `service "${service}" ${message}`);
@@ -56,16 +57,41 @@ function describe(value: unknown): string {
   return `a value of type ${typeof value}`;
 }
 
+/** Throws ERR_ENGINE when `value` is not a valid result of `role` for `request`. */
+function checkOne(role: Role, service: string, request: unknown, value: unknown, index: number) {
+  switch (role) {
+    case 'search':
+    case 'fuse':
+      checkScoreMap(service, value, index);
+      break;
+    case 'score':
+      checkNumberList(
+        service,
+        value,
+        index,
+        (request as RoleIO['score']['request']).passages.length,
+      );
+      break;
+    case 'decompose_query':
+      checkStringList(service, value, index);
+      break;
+  }
+}
+
 /**
- * Checks an engine's batch result: one result per request, each of the role's shape. A wrong
- * result fails the whole batch with ERR_ENGINE (never a silent empty answer).
+ * Checks an engine's batch result: one result per request, each of the role's shape. A result
+ * of the wrong shape becomes an ItemFailure (ERR_ENGINE) for that item alone; a batch result
+ * that is not an array of the right length fails the whole batch (never a silent empty answer).
+ *
+ * @example
+ * checkResults('search', 'bm25', [{ query: 'q', limit: 1 }], [{ d1: 1 }]); // [{ d1: 1 }]
  */
 export function checkResults<R extends Role>(
   role: R,
   service: string,
   requests: readonly RoleIO[R]['request'][],
   results: unknown,
-): RoleIO[R]['result'][] {
+): (RoleIO[R]['result'] | ItemFailure)[] {
   if (!Array.isArray(results))
     throw engineError(
       service,
@@ -77,24 +103,12 @@ export function checkResults<R extends Role>(
       `returned ${results.length} results for a batch of ${requests.length} requests`,
     );
   }
-  results.forEach((value, index) => {
-    switch (role) {
-      case 'search':
-      case 'fuse':
-        checkScoreMap(service, value, index);
-        break;
-      case 'score':
-        checkNumberList(
-          service,
-          value,
-          index,
-          (requests[index] as RoleIO['score']['request']).passages.length,
-        );
-        break;
-      case 'decompose_query':
-        checkStringList(service, value, index);
-        break;
+  return results.map((value: unknown, index) => {
+    try {
+      checkOne(role, service, requests[index], value, index);
+      return value as RoleIO[R]['result'];
+    } catch (error) {
+      return new ItemFailure(error);
     }
   });
-  return results as RoleIO[R]['result'][];
 }

@@ -1,22 +1,38 @@
 import { ROLE_METHOD, type Engine, type Role } from '../engines/contract.js';
 import { IrserveError, knownIrserveError } from '../errors.js';
 import type { RoleIO } from '../registry/types.js';
+import type { BatchContext } from './batcher.js';
 import { checkResults } from './check-results.js';
+import { raceAbort } from './deadline.js';
+import type { ItemFailure } from './item-failure.js';
 
 type BatchMethod<R extends Role> = (
   requests: RoleIO[R]['request'][],
+  options?: { signal?: AbortSignal },
 ) => Promise<RoleIO[R]['result'][]>;
 
+/** A checked engine batch call: one result, or one ItemFailure, per request. */
+export type CheckedBatchCall<R extends Role> = (
+  requests: RoleIO[R]['request'][],
+  context?: Partial<BatchContext>,
+) => Promise<(RoleIO[R]['result'] | ItemFailure)[]>;
+
 /**
- * The engine's batch method for `role`, wrapped so that its results are checked and a thrown
- * error becomes ERR_ENGINE naming the service. Throws a TypeError naming the missing method when
- * the engine cannot serve the role (spec: registration raises a type error).
+ * The engine's batch method for `role`, wrapped so that its results are checked item by item
+ * and a thrown error becomes ERR_ENGINE naming the service. The engine receives
+ * `{ signal }` as its second argument (engines that ignore it keep working); once the signal
+ * aborts, the call is abandoned and rejects with its reason (ERR_TIMEOUT for a deadline).
+ * Throws a TypeError naming the missing method when the engine cannot serve the role.
+ *
+ * @example
+ * const call = engineBatchCall(engine, 'search', 'bm25');
+ * const [scores] = await call([{ query: 'q', limit: 10 }], { signal });
  */
 export function engineBatchCall<R extends Role>(
   engine: Engine,
   role: R,
   service: string,
-): BatchMethod<R> {
+): CheckedBatchCall<R> {
   const methodName = ROLE_METHOD[role];
   const method = (engine as Record<string, unknown>)[methodName];
   if (typeof method !== 'function') {
@@ -25,11 +41,18 @@ export function engineBatchCall<R extends Role>(
       `${className} cannot serve role "${role}" for service "${service}": it does not implement ${methodName}()`,
     );
   }
-  return async (requests) => {
+  return async (requests, context) => {
+    const signal = context?.signal;
     let results: unknown;
     try {
-      results = await (method as BatchMethod<R>).call(engine, requests);
+      const call = (method as BatchMethod<R>).call(
+        engine,
+        requests,
+        signal ? { signal } : undefined,
+      );
+      results = await raceAbort(call, signal);
     } catch (error) {
+      if (signal?.aborted && error === signal.reason) throw error;
       const known = knownIrserveError(error);
       if (known) throw known;
       const message = error instanceof Error ? error.message : String(error);
@@ -44,13 +67,16 @@ export function engineBatchCall<R extends Role>(
 /**
  * Computes identical requests of one batch once (DESIGN section 4): the engine sees each
  * distinct key once, and every item gets the result of its key.
+ *
+ * @example
+ * const run = dedupeBatch(call, (request) => request.query);
  */
-export function dedupeBatch<Req, Res>(
-  run: (items: Req[]) => Promise<Res[]>,
+export function dedupeBatch<Req, Res, C>(
+  run: (items: Req[], context: C) => Promise<readonly Res[]>,
   key: (item: Req) => string,
 ) {
-  return async (items: Req[]): Promise<Res[]> => {
-    if (items.length < 2) return run(items);
+  return async (items: Req[], context: C): Promise<readonly Res[]> => {
+    if (items.length < 2) return run(items, context);
     const slot = new Map<string, number>();
     const unique: Req[] = [];
     const indexes = items.map((item) => {
@@ -63,8 +89,8 @@ export function dedupeBatch<Req, Res>(
       }
       return index;
     });
-    if (unique.length === items.length) return run(items);
-    const results = await run(unique);
+    if (unique.length === items.length) return run(items, context);
+    const results = await run(unique, context);
     return indexes.map((index) => results[index] as Res);
   };
 }

@@ -20,8 +20,13 @@ export interface RoleIO {
 }
 
 export interface CallOptions {
-  /** Aborts the call while it waits in a queue. */
+  /** Aborts the call (a client that went away): queued work is dropped, running work abandoned. */
   signal?: AbortSignal;
+  /**
+   * When the caller stops waiting, in `Date.now()` milliseconds: work still queued then is
+   * dropped, an engine call still running is abandoned, and the call fails with ERR_TIMEOUT.
+   */
+  deadline?: number;
   /** Correlation id, logged and forwarded through relays. */
   requestId?: string;
   /** Instances this request has crossed through relays (import-loop protection). */

@@ -34,9 +34,15 @@ export function createProgress(options: ProgressOptions): Progress {
 }
 
 function barProgress({ label, total, unit = '' }: ProgressOptions): Progress {
+  const units = unit ? ' ' + unit : '';
+  // An unknown total (0) shows a count and the time, never "84000/1" and a full bar.
+  const format =
+    total > 0
+      ? `${label} [{bar}] {percentage}% | {value}/{total}${units} | {duration_formatted} / ETA {eta_formatted}`
+      : `${label} {value}${units} | {duration_formatted}`;
   const bar = new cliProgress.SingleBar(
     {
-      format: `${label} [{bar}] {percentage}% | {value}/{total}${unit ? ' ' + unit : ''} | {duration_formatted} / ETA {eta_formatted}`,
+      format,
       stream: process.stderr,
       hideCursor: true,
       etaBuffer: 50,

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -115,5 +115,21 @@ describe('BM25 index persistence', () => {
       context: engineContext(memoryCatalog('c', [blind]), dir),
     });
     await expect(bm.start()).rejects.toThrow(/cannot list its documents/);
+  });
+
+  it('refuses a current index whose data was damaged, naming the file', async () => {
+    const first = engine();
+    await first.start();
+    await first.close();
+    const path = join(dir, 'idx', INDEX_FILE);
+    const bytes = await readFile(path);
+    bytes[bytes.length - 3] = bytes[bytes.length - 3]! ^ 0xff;
+    await writeFile(path, bytes);
+    const second = engine();
+    await expect(second.start()).rejects.toMatchObject({
+      code: 'ERR_CONFIG',
+      message: expect.stringMatching(/bm25 index .*index.* is damaged .*delete the file/),
+    });
+    await second.close();
   });
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdir, writeFile, utimes } from 'node:fs/promises';
+import { readFile, readdir, writeFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultIdParser, loadIdParser } from '../../src/collections/readers/gzip-id.js';
@@ -65,6 +65,21 @@ describe.skipIf(!haveGzip)('GzipShardReader', () => {
     expect(await r.has('msmarco_v2.1_doc_07_0#0_0')).toBe(false);
     expect(await r.has('msmarco_v2.1_doc_..%2f_0#0_0')).toBe(false);
     await r.close();
+  });
+
+  it('decompresses again over a damaged sidecar of the same size (checksum)', async () => {
+    const dir = await tempDir();
+    const ids = await makeShard(dir, '00', 20);
+    const r = reader(dir);
+    await r.open();
+    await r.close();
+    const name = (await readdir(dir)).find((n) => n.endsWith('.unzipped'))!;
+    const bytes = await readFile(join(dir, name));
+    bytes.fill(0x20, 10, 200); // same size, different bytes
+    await writeFile(join(dir, name), bytes);
+    const again = reader(dir);
+    for (const id of ids) expect(JSON.parse((await again.getLine(id))!).docid).toBe(id);
+    await again.close();
   });
 
   it('re-decompresses a shard that changed', async () => {

@@ -5,7 +5,8 @@ import { MAX_CONSECUTIVE_BAD_LINES } from '../../src/collections/offset-map/buil
 import { JsonlReader } from '../../src/collections/readers/jsonl-reader.js';
 import { defaultIsWritable, hash16 } from '../../src/collections/sidecar.js';
 import { context, jsonl, useTempDirs } from './helpers.js';
-import { realpath } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
+import { random } from '../helpers/random.js';
 
 const tempDir = useTempDirs();
 
@@ -121,6 +122,33 @@ describe('JsonlReader sidecar placement', () => {
     expect(await again.has('a')).toBe(true);
     await again.close();
   });
+
+  // A same-size file with flipped bytes (the examination's case): the checksum catches it.
+  for (const [label, fraction] of [
+    ['a few flipped bytes', 0.002],
+    ['a fifth of the file', 0.2],
+  ] as const) {
+    it(`rebuilds a same-size sidecar with ${label} damaged, and answers every lookup`, async () => {
+      const docs = Array.from({ length: 500 }, (_, i) => ({ id: `doc-${i}`, text: `text ${i}` }));
+      const { dir, path } = await corpus(jsonl(docs));
+      const first = reader(path, join(dir, 'user'));
+      await first.open();
+      await first.close();
+      const bytes = await readFile(first.sidecarPath!);
+      const flip = random(fraction === 0.2 ? 7 : 3);
+      const headerEnd = bytes.readUInt32LE(8) + 12;
+      const damaged = Math.max(1, Math.floor(bytes.length * fraction));
+      for (let i = 0; i < damaged; i++) {
+        const at = headerEnd + Math.floor(flip() * (bytes.length - headerEnd));
+        bytes[at] = bytes[at]! ^ 0xff;
+      }
+      await writeFile(first.sidecarPath!, bytes);
+      const again = reader(path, join(dir, 'user'));
+      for (const doc of docs) expect(await again.getLine(doc.id)).toBe(JSON.stringify(doc));
+      await again.close();
+      expect((await readFile(first.sidecarPath!)).equals(bytes)).toBe(false);
+    });
+  }
 });
 
 describe('JsonlReader lines', () => {

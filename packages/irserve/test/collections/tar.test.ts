@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { moduloShard, createShardResolver } from '../../src/collections/tar/shard-resolver.js';
@@ -68,6 +68,26 @@ describe.skipIf(!haveTar)('TarView', () => {
       matcher: { kind: 'glob', pattern: '{id}/*.jpg' },
     });
     expect(text((await again.get('d10'))?.parts[0]?.data)).toBe('b0');
+    await again.close();
+  });
+
+  it('rebuilds a damaged .taridx (checksum), never serving its offsets', async () => {
+    const dir = await tempDir();
+    const tarPath = await makeTar(dir, 'all.tar', { 'd1/0.jpg': 'a0', 'd2/0.jpg': 'b0' });
+    const glob = { kind: 'glob', pattern: '{id}/*.jpg' } as const;
+    const first = view(dir, { template: tarPath, matcher: glob });
+    await first.get('d1');
+    await first.close();
+    const name = (await readdir(dir)).find((n) => n.endsWith('.taridx'))!;
+    const index = await readFile(join(dir, name), 'utf8');
+    // Same length, one offset changed: the rows no longer match their checksum.
+    await writeFile(
+      join(dir, name),
+      index.replace(/,(\d)(\d*),/, (_m, a, b) => `,${(Number(a) + 1) % 10}${b},`),
+    );
+    const again = view(dir, { template: tarPath, matcher: glob });
+    expect(text((await again.get('d2'))?.parts[0]?.data)).toBe('b0');
+    expect(text((await again.get('d1'))?.parts[0]?.data)).toBe('a0');
     await again.close();
   });
 

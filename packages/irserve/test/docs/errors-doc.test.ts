@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOG } from '../../src/errors.js';
 
 const GRPC_NAMES: Record<number, string> = {
+  1: 'CANCELLED',
   3: 'INVALID_ARGUMENT',
   4: 'DEADLINE_EXCEEDED',
   5: 'NOT_FOUND',

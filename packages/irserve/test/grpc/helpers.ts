@@ -84,9 +84,15 @@ export interface GrpcInstance {
 /** An app listening on loopback with HTTP and gRPC on free ports. */
 export async function grpcInstance(
   config: Message,
-  options: { apiKey?: string; maxMessageMb?: number; logger?: Logger; grpc?: boolean } = {},
+  options: {
+    apiKey?: string;
+    maxMessageMb?: number;
+    logger?: Logger;
+    grpc?: boolean;
+    engines?: EngineClass[];
+  } = {},
 ): Promise<GrpcInstance> {
-  const engines: EngineClass[] = [...TEST_ENGINES, SumFuse];
+  const engines: EngineClass[] = [...TEST_ENGINES, SumFuse, ...(options.engines ?? [])];
   const app = await testApp(config, {
     engines,
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Batcher } from '../../src/processors/batcher.js';
 import { IrserveError } from '../../src/errors.js';
+import { ItemFailure } from '../../src/processors/item-failure.js';
 
 function recordingBatcher(
   options: Partial<ConstructorParameters<typeof Batcher<number, number>>[0]> = {},
@@ -39,20 +40,21 @@ describe('Batcher', () => {
     ]);
   });
 
-  it('waits about maxWaitMs for a lone item', async () => {
-    const { batcher } = recordingBatcher({ maxWaitMs: 50 });
+  it('waits about maxWaitMs for a lone item when not adaptive (RoutIR behaviour)', async () => {
+    const { batcher } = recordingBatcher({ maxWaitMs: 50, adaptive: false });
     const started = performance.now();
     await batcher.submit(1);
     expect(performance.now() - started).toBeGreaterThanOrEqual(45);
   });
 
-  it('rejects every item of a failing batch and keeps serving', async () => {
+  it('rejects every item of a failing batch when isolation is off, and keeps serving', async () => {
     let fail = true;
     const batcher = new Batcher<number, number>({
       maxSize: 8,
       maxWaitMs: 5,
       maxQueue: 10,
       maxConcurrent: 1,
+      isolateFailures: false,
       run: async (items) => {
         if (fail) throw new Error('boom');
         return items;
@@ -102,7 +104,7 @@ describe('Batcher', () => {
   });
 
   it('removes an aborted item before dispatch', async () => {
-    const { batcher, batches } = recordingBatcher({ maxWaitMs: 30 });
+    const { batcher, batches } = recordingBatcher({ maxWaitMs: 30, adaptive: false });
     const controller = new AbortController();
     const aborted = batcher.submit(1, controller.signal);
     const kept = batcher.submit(2);
@@ -151,5 +153,128 @@ describe('Batcher', () => {
           run: async () => [],
         }),
     ).toThrow(RangeError);
+  });
+});
+
+describe('Batcher: adaptive dispatch', () => {
+  it('dispatches a lone item on an idle batcher at once, not after maxWaitMs', async () => {
+    const { batcher } = recordingBatcher({ maxWaitMs: 5_000 });
+    const started = performance.now();
+    await expect(batcher.submit(1)).resolves.toBe(10);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('still gathers the items submitted in one turn into one batch', async () => {
+    const { batcher, batches } = recordingBatcher({ maxWaitMs: 5_000 });
+    await Promise.all([1, 2, 3].map((n) => batcher.submit(n)));
+    expect(batches).toEqual([[1, 2, 3]]);
+  });
+
+  it('batches what queued while a batch was in flight, then goes at once', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const batches: number[][] = [];
+    const batcher = new Batcher<number, number>({
+      maxSize: 8,
+      maxWaitMs: 5_000,
+      maxQueue: 100,
+      maxConcurrent: 1,
+      run: async (items) => {
+        batches.push([...items]);
+        if (batches.length === 1) await gate;
+        return items;
+      },
+    });
+    const first = batcher.submit(1);
+    await new Promise((r) => setTimeout(r, 5));
+    const later = [2, 3, 4].map((n) => batcher.submit(n));
+    await new Promise((r) => setTimeout(r, 5));
+    release();
+    const started = performance.now();
+    await Promise.all([first, ...later]);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+  });
+});
+
+describe('Batcher: isolation', () => {
+  it('retries a thrown batch one item at a time so only the bad item fails', async () => {
+    const calls: number[][] = [];
+    const batcher = new Batcher<number, number>({
+      maxSize: 8,
+      maxWaitMs: 5,
+      maxQueue: 10,
+      maxConcurrent: 1,
+      run: async (items) => {
+        calls.push([...items]);
+        if (items.includes(2)) throw new IrserveError('ERR_BAD_REQUEST', 'item 2 is bad');
+        return items.map((n) => n * 10);
+      },
+    });
+    const settled = await Promise.allSettled([1, 2, 3].map((n) => batcher.submit(n)));
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((settled[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'ERR_BAD_REQUEST' });
+    expect(calls).toEqual([[1, 2, 3], [1], [2], [3]]);
+  });
+
+  it('fails one item alone when its result is an ItemFailure', async () => {
+    const batcher = new Batcher<number, number>({
+      maxSize: 8,
+      maxWaitMs: 5,
+      maxQueue: 10,
+      maxConcurrent: 1,
+      run: async (items) =>
+        items.map((n) => (n === 2 ? new ItemFailure(new Error('malformed')) : n)),
+    });
+    const settled = await Promise.allSettled([1, 2, 3].map((n) => batcher.submit(n)));
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  });
+});
+
+describe('Batcher: deadlines and abandoned work', () => {
+  const hangingBatcher = (calls: { signal: AbortSignal }[], maxConcurrent = 1) =>
+    new Batcher<number, number>({
+      maxSize: 4,
+      maxWaitMs: 0,
+      maxQueue: 100,
+      maxConcurrent,
+      run: (items, context) => {
+        calls.push(context);
+        // Hangs for the first call only, and ignores its signal (the worst engine).
+        return calls.length === 1 ? new Promise(() => undefined) : Promise.resolve(items);
+      },
+    });
+
+  it('rejects a running item at its deadline and tells the engine through the signal', async () => {
+    const calls: { signal: AbortSignal }[] = [];
+    const batcher = hangingBatcher(calls);
+    const controller = new AbortController();
+    const pending = batcher.submit(1, controller.signal);
+    await new Promise((r) => setTimeout(r, 5));
+    controller.abort(new IrserveError('ERR_TIMEOUT', 'deadline'));
+    await expect(pending).rejects.toMatchObject({ code: 'ERR_TIMEOUT' });
+    expect(calls[0]!.signal.aborted).toBe(true);
+  });
+
+  it('frees the slot of an abandoned batch, so a hung engine does not block the service', async () => {
+    const calls: { signal: AbortSignal }[] = [];
+    const batcher = hangingBatcher(calls);
+    const controller = new AbortController();
+    const hung = batcher.submit(1, controller.signal);
+    await new Promise((r) => setTimeout(r, 5));
+    controller.abort(new Error('gone'));
+    await expect(hung).rejects.toThrow('gone');
+    await expect(batcher.submit(2)).resolves.toBe(2);
+  });
+
+  it('drops queued work past its deadline before it reaches the engine', async () => {
+    const calls: { signal: AbortSignal }[] = [];
+    const batcher = hangingBatcher(calls);
+    void batcher.submit(1).catch(() => undefined); // occupies the only slot, forever
+    await new Promise((r) => setTimeout(r, 5));
+    const signal = AbortSignal.timeout(20);
+    await expect(batcher.submit(2, signal)).rejects.toBeDefined();
+    expect(batcher.pending).toBe(0);
+    expect(calls).toHaveLength(1);
   });
 });

@@ -1,8 +1,10 @@
 /**
  * A gzip shard decompressed once into a sidecar file (`<basename>.<hash16>.unzipped`, next to a
  * `.unzipped.json` stamp with the shard's size and mtime), so lookups are positioned reads at a
- * decompressed offset and never re-inflate from the start of the shard.
+ * decompressed offset and never re-inflate from the start of the shard. The stamp holds the
+ * SHA-256 of the decompressed bytes, checked on open: a damaged copy is made again, never served.
  */
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,6 +19,14 @@ interface Stamp {
   mtimeMs: number;
   /** Decompressed size. */
   bytes: number;
+  /** SHA-256 (hex) of the decompressed bytes. */
+  sha256: string;
+}
+
+async function fileDigest(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 async function validStamp(dataPath: string, size: number, mtimeMs: number): Promise<boolean> {
@@ -25,7 +35,9 @@ async function validStamp(dataPath: string, size: number, mtimeMs: number): Prom
     return (
       stamp.size === size &&
       stamp.mtimeMs === mtimeMs &&
-      (await stat(dataPath)).size === stamp.bytes
+      typeof stamp.sha256 === 'string' &&
+      (await stat(dataPath)).size === stamp.bytes &&
+      (await fileDigest(dataPath)) === stamp.sha256
     );
   } catch {
     return false;
@@ -56,6 +68,7 @@ export async function gunzipCached(
     }
   }
   let bytes = 0;
+  const digest = createHash('sha256');
   const dataPath = await writeSidecar(place, context.isWritable, async (handle: FileHandle) => {
     const input = createReadStream(gzPath);
     const counter = new Transform({
@@ -71,12 +84,18 @@ export async function gunzipCached(
       async (source: AsyncIterable<Buffer>) => {
         for await (const chunk of source) {
           await handle.write(chunk);
+          digest.update(chunk);
           bytes += chunk.length;
         }
       },
     );
   });
-  const stamp: Stamp = { size: info.size, mtimeMs: info.mtimeMs, bytes };
+  const stamp: Stamp = {
+    size: info.size,
+    mtimeMs: info.mtimeMs,
+    bytes,
+    sha256: digest.digest('hex'),
+  };
   const dir = dataPath.slice(0, dataPath.length - place.name.length - 1);
   await writeSidecar(
     { name: `${place.name}.json`, dirs: [dir] },

@@ -71,10 +71,16 @@ export class JsonlReader {
     for (const dir of place.dirs) {
       const candidate = join(dir, place.name);
       const loaded = await readOffsetMap(candidate, stamp);
-      if (loaded) {
-        this.sidecarPath = candidate;
-        return loaded;
+      if (loaded === 'missing') continue;
+      if (loaded === 'invalid') {
+        logger.warn(
+          { sidecar: candidate },
+          'offset map is stale or damaged (header or checksum mismatch): rebuilding it',
+        );
+        continue;
       }
+      this.sidecarPath = candidate;
+      return loaded;
     }
     const progress = createProgress({
       label: `offset map ${place.name}`,

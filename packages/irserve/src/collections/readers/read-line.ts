@@ -6,6 +6,14 @@ export async function readExactly(
   position: number,
   length: number,
 ): Promise<Buffer> {
+  // fs.read asserts on these natively (a crash, not an exception): check them here first.
+  if (
+    !Number.isSafeInteger(position) ||
+    position < 0 ||
+    !Number.isSafeInteger(length) ||
+    length < 0
+  )
+    throw new RangeError(`invalid read of ${length} bytes at ${position}`);
   const buf = Buffer.allocUnsafe(length);
   let done = 0;
   while (done < length) {

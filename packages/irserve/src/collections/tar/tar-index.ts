@@ -1,8 +1,10 @@
 /**
  * The member index of one tar shard, kept as the `.taridx` sidecar (JSON: the tar's size and
- * mtime, then `[name, offset, size]` rows sorted by name). Member lookups binary-search a name
+ * mtime, the SHA-256 of the rows, then `[name, offset, size]` rows sorted by name). A stale,
+ * damaged or out-of-range index is rebuilt, never served. Member lookups binary-search a name
  * prefix, then test the matcher on that range only.
  */
+import { createHash } from 'node:crypto';
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ReaderContext } from '../context.js';
@@ -10,7 +12,8 @@ import { readExactly } from '../readers/read-line.js';
 import { sidecarPlace, writeSidecar } from '../sidecar.js';
 import { listTarMembers, type TarMember } from './tar-parse.js';
 
-const VERSION = 1;
+/** Version 2 added the checksum; version 1 files are rebuilt. */
+const VERSION = 2;
 
 interface Stamp {
   size: number;
@@ -49,10 +52,12 @@ export class TarShard {
       for (const dir of place.dirs) members ??= await loadIndex(join(dir, place.name), stamp);
       if (members === undefined) {
         members = sortMembers(await listTarMembers(handle, path));
+        const list = members.map((m) => [m.name, m.offset, m.size]);
         const rows = JSON.stringify({
           version: VERSION,
           ...stamp,
-          members: members.map((m) => [m.name, m.offset, m.size]),
+          sha256: rowsDigest(list),
+          members: list,
         });
         const written = await writeSidecar(
           place,
@@ -107,17 +112,41 @@ function sortMembers(members: TarMember[]): TarMember[] {
   return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+function rowsDigest(rows: unknown): string {
+  return createHash('sha256').update(JSON.stringify(rows)).digest('hex');
+}
+
+/** Whether a row names a member lying inside a tar of `tarSize` bytes. */
+function validRow(row: unknown, tarSize: number): row is [string, number, number] {
+  if (!Array.isArray(row) || typeof row[0] !== 'string') return false;
+  const [, offset, size] = row as unknown[];
+  return (
+    Number.isSafeInteger(offset) &&
+    Number.isSafeInteger(size) &&
+    (offset as number) >= 0 &&
+    (size as number) >= 0 &&
+    (offset as number) + (size as number) <= tarSize
+  );
+}
+
 async function loadIndex(path: string, stamp: Stamp): Promise<TarMember[] | undefined> {
   try {
     const data = JSON.parse(await readFile(path, 'utf8')) as {
       version: number;
       size: number;
       mtimeMs: number;
-      members: [string, number, number][];
+      sha256: string;
+      members: unknown[];
     };
     if (data.version !== VERSION || data.size !== stamp.size || data.mtimeMs !== stamp.mtimeMs)
       return undefined;
-    return data.members.map(([name, offset, size]) => ({ name, offset, size }));
+    if (!Array.isArray(data.members) || rowsDigest(data.members) !== data.sha256) return undefined;
+    if (!data.members.every((row) => validRow(row, stamp.size))) return undefined;
+    return data.members.map(([name, offset, size]) => ({
+      name,
+      offset,
+      size,
+    }));
   } catch {
     return undefined;
   }

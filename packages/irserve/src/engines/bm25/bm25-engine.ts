@@ -9,6 +9,7 @@ import { badRequest, IrserveError } from '../../errors.js';
 import {
   BaseEngine,
   type EngineInit,
+  type Role,
   type ScoreRequest,
   type Scores,
   type SearchRequest,
@@ -47,6 +48,8 @@ export class BM25 extends BaseEngine {
   readonly #analysis: AnalysisSettings;
   readonly #abort = new AbortController();
   #ready: Promise<Ready> | undefined;
+  /** The index once loaded, for checks that cannot wait (checkRequest). */
+  #loaded: Ready | undefined;
 
   constructor(init: EngineInit) {
     super(init);
@@ -116,7 +119,9 @@ export class BM25 extends BaseEngine {
       const index = new Bm25Index(data, { k1: this.settings.k1, b: this.settings.b });
       const subsets = await this.#loadSubsets(index);
       const integerIds = denseIntegerIds(index);
-      return { index, analyzer: new Analyzer(this.#analysis), subsets, integerIds };
+      const ready = { index, analyzer: new Analyzer(this.#analysis), subsets, integerIds };
+      this.#loaded = ready;
+      return ready;
     })();
     return this.#ready;
   }
@@ -128,6 +133,20 @@ export class BM25 extends BaseEngine {
       index.docIds(),
       await readSubsetMapping(resolve(this.context.configDir, path)),
     );
+  }
+
+  /**
+   * Rejects a search this engine cannot honour (a bad limit, a subset without a mapping or not
+   * in it) before it joins a batch, so it fails alone.
+   */
+  checkRequest(role: Role, request: Record<string, unknown>): void {
+    if (role !== 'search') return;
+    const { limit, subset } = request;
+    if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_LIMIT)
+      throw badRequest(`limit: must be an integer from 1 to ${MAX_LIMIT}`);
+    if (subset === undefined || subset === null) return;
+    if (this.#loaded !== undefined || this.settings.id_to_subset_mapping === undefined)
+      requestedSubset(this.name, this.#loaded?.subsets, subset);
   }
 
   async searchBatch(requests: SearchRequest[]): Promise<Scores[]> {
@@ -167,5 +186,6 @@ export class BM25 extends BaseEngine {
     this.#abort.abort(new Error(`service "${this.name}" closed while its index was building`));
     this.#ready?.catch(() => undefined);
     this.#ready = undefined;
+    this.#loaded = undefined;
   }
 }

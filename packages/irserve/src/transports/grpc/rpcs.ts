@@ -62,6 +62,7 @@ export const RPCS = {
       await core.pipelines.run(pipelineBody(message), {
         requestId: options.requestId,
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
       }),
     ),
 } satisfies Record<string, Rpc>;

@@ -15,7 +15,9 @@ import { REQUEST_ID_HEADER } from '../../core/request-id.js';
 import { authorizationOf, hopsOf, requestIdOf } from './call-context.js';
 import { DEFAULT_MAX_MESSAGE_MB, loadRoutirProto, messageSizeOptions } from './proto.js';
 import { OPEN_RPCS, RPCS, type Rpc, type RpcName } from './rpcs.js';
+import { acceptLegacyMessages, undecodableReason } from './legacy-score.js';
 import { toStatus } from './status.js';
+import { failureLevel } from '../../util/error-logging.js';
 
 export interface GrpcServerOptions {
   /** Port to listen on; 0 picks a free one. */
@@ -58,7 +60,9 @@ function unary(name: RpcName, rpc: Rpc, deps: CallDeps) {
     const requestId = requestIdOf(call.metadata);
     // A cancelled call (client gone, deadline passed) stops waiting in batch queues.
     const controller = new AbortController();
-    call.on('cancelled', () => controller.abort(new Error('call cancelled by the client')));
+    call.on('cancelled', () =>
+      controller.abort(new IrserveError('ERR_CLIENT_CLOSED', 'call cancelled by the client')),
+    );
     const finish = (code: number) => {
       // Headers go out with the answer (one write), not ahead of it.
       const echo = new Metadata();
@@ -77,7 +81,18 @@ function unary(name: RpcName, rpc: Rpc, deps: CallDeps) {
     const run = async () => {
       if (deps.check && !OPEN_RPCS.has(name) && !deps.check(authorizationOf(call.metadata)))
         throw new IrserveError('ERR_UNAUTHORIZED', UNAUTHORIZED);
-      const options = { requestId, hops: hopsOf(call.metadata), signal: controller.signal };
+      const undecodable = undecodableReason(call.request);
+      if (undecodable !== undefined)
+        throw new IrserveError(
+          'ERR_BAD_REQUEST',
+          `request message does not decode: ${undecodable}`,
+        );
+      const options = {
+        requestId,
+        hops: hopsOf(call.metadata),
+        signal: controller.signal,
+        ...deadlineOf(call),
+      };
       return rpc(deps.core, call.request, { options, grpcPort: deps.port() });
     };
     run().then(
@@ -87,13 +102,23 @@ function unary(name: RpcName, rpc: Rpc, deps: CallDeps) {
       },
       (error: unknown) => {
         const { mapped, status } = toStatus(error);
-        if (mapped.httpStatus >= 500)
+        const level = failureLevel(mapped);
+        if (level === 'error')
           deps.logger.error({ reqId: requestId, err: error, code: mapped.code }, mapped.message);
+        else if (level === 'debug')
+          deps.logger.debug({ reqId: requestId, code: mapped.code }, mapped.message);
         finish(status.code);
         callback(status);
       },
     );
   };
+}
+
+/** The call's gRPC deadline as `{ deadline }` in `Date.now()` ms, or nothing when it has none. */
+function deadlineOf(call: ServerUnaryCall<Message, Message>): { deadline?: number } {
+  const raw = call.getDeadline();
+  const ms = raw instanceof Date ? raw.getTime() : raw;
+  return Number.isFinite(ms) ? { deadline: ms } : {};
 }
 
 function bindAddress(host: string, port: number): string {
@@ -124,6 +149,7 @@ export async function startGrpcServer(
   const implementation: UntypedServiceImplementation = {};
   for (const [name, rpc] of Object.entries(RPCS) as [RpcName, Rpc][])
     implementation[name] = unary(name, rpc, deps);
+  acceptLegacyMessages(service, options.logger);
   server.addService(service, implementation);
   const host = options.host ?? '127.0.0.1';
   boundPort = await new Promise<number>((resolve, reject) =>

@@ -1,5 +1,6 @@
 import { Metadata, type ServiceError, type StatusObject } from '@grpc/grpc-js';
 import { IrserveError, toIrserveError } from '../../errors.js';
+import { redactPaths } from '../../util/error-logging.js';
 import { ERROR_CODE_KEY } from './call-context.js';
 
 /**
@@ -16,5 +17,6 @@ export function toStatus(error: unknown): {
   const metadata = new Metadata();
   metadata.set(ERROR_CODE_KEY, mapped.code);
   if (mapped.retryAfter !== undefined) metadata.set('retry-after', String(mapped.retryAfter));
-  return { mapped, status: { code: mapped.grpcStatus, details: mapped.message, metadata } };
+  const details = mapped.httpStatus >= 500 ? redactPaths(mapped.message) : mapped.message;
+  return { mapped, status: { code: mapped.grpcStatus, details, metadata } };
 }

@@ -1,13 +1,32 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { TIMEOUT_HEADER, parseTimeoutHeader } from '../../core/request-deadline.js';
 import { IrserveError } from '../../errors.js';
 import { HOPS_HEADER, MAX_HOPS } from '../../federation/remote-client.js';
 import type { CallOptions } from '../../registry/types.js';
 
 /**
- * Call options of an HTTP request: its id (`x-request-id`, accepted or generated) and how many
- * instances it has crossed through relays. Too many hops means `server_imports` form a loop.
+ * A signal that aborts when the client closes its connection before the answer is sent: its
+ * queued work is dropped and a running batch no one else waits for is abandoned.
  */
-export function callOptions(request: FastifyRequest): CallOptions {
+function disconnectSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const response = reply.raw;
+  response.once('close', () => {
+    if (!response.writableFinished)
+      controller.abort(new IrserveError('ERR_CLIENT_CLOSED', 'client closed the connection'));
+  });
+  return controller.signal;
+}
+
+/**
+ * Call options of an HTTP request: its id (`x-request-id`, accepted or generated), how many
+ * instances it has crossed through relays (too many means `server_imports` form a loop), its
+ * deadline (`x-request-timeout` seconds) and, given the reply, a signal for a client that leaves.
+ *
+ * @example
+ * server.post('/search', (request, reply) => search(core, request.body, callOptions(request, reply)));
+ */
+export function callOptions(request: FastifyRequest, reply?: FastifyReply): CallOptions {
   const header = request.headers[HOPS_HEADER];
   const hops = typeof header === 'string' && /^\d{1,3}$/.test(header) ? Number(header) : 0;
   if (hops > MAX_HOPS) {
@@ -16,5 +35,9 @@ export function callOptions(request: FastifyRequest): CallOptions {
       `request crossed more than ${MAX_HOPS} instances: server_imports form a loop`,
     );
   }
-  return { requestId: request.id, hops };
+  const seconds = parseTimeoutHeader(request.headers[TIMEOUT_HEADER]);
+  const options: CallOptions = { requestId: request.id, hops };
+  if (seconds !== undefined) options.deadline = Date.now() + seconds * 1000;
+  if (reply) options.signal = disconnectSignal(reply);
+  return options;
 }

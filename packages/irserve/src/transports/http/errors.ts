@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { REQUEST_ID_HEADER } from '../../core/request-id.js';
 import { IrserveError, errorBody, toIrserveError } from '../../errors.js';
+import { failureLevel, redactPaths } from '../../util/error-logging.js';
 
 /** Maps Fastify's own errors (body parsing, limits) to the catalog. */
 function fromFastify(error: FastifyError): IrserveError | undefined {
@@ -38,12 +39,14 @@ export function sendError(
     error instanceof IrserveError
       ? error
       : (fromFastify(error as FastifyError) ?? toIrserveError(error));
-  if (mapped.httpStatus >= 500)
+  const level = failureLevel(mapped);
+  if (level === 'error')
     request.log.error({ err: error, code: mapped.code, reqId: request.id }, mapped.message);
+  else if (level === 'debug')
+    request.log.debug({ code: mapped.code, reqId: request.id }, mapped.message);
   void reply.header(REQUEST_ID_HEADER, request.id);
   if (mapped.retryAfter !== undefined) void reply.header('retry-after', String(mapped.retryAfter));
-  return reply
-    .code(mapped.httpStatus)
-    .type('application/json; charset=utf-8')
-    .send(errorBody(mapped));
+  const body = errorBody(mapped);
+  if (mapped.httpStatus >= 500) body.error = redactPaths(mapped.message);
+  return reply.code(mapped.httpStatus).type('application/json; charset=utf-8').send(body);
 }

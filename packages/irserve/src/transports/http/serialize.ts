@@ -8,6 +8,8 @@ export function serializeBody(payload: unknown): string {
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
     return JSON.stringify(payload);
   }
+  const batch = batchBody(payload);
+  if (batch !== undefined) return batch;
   const scores = (payload as Record<string, unknown>).scores;
   if (scores === null || typeof scores !== 'object' || Array.isArray(scores)) {
     return JSON.stringify(payload);
@@ -22,6 +24,22 @@ export function serializeBody(payload: unknown): string {
     if (json !== undefined) parts.push(`${JSON.stringify(key)}:${json}`);
   }
   return `{${parts.join(',')}}`;
+}
+
+/**
+ * The JSON of a `/batch` answer (`{"responses": [{status, body}]}`), each body written as it
+ * would be on its own (score maps best first); undefined for any other shape.
+ */
+function batchBody(payload: object): string | undefined {
+  const { responses } = payload as { responses?: unknown };
+  if (!Array.isArray(responses) || !hasKeysInOrder(payload, ['responses'])) return undefined;
+  const items = responses.map((item: unknown) => {
+    if (item === null || typeof item !== 'object' || !hasKeysInOrder(item, ['status', 'body']))
+      return JSON.stringify(item);
+    const { status, body } = item as { status: unknown; body: unknown };
+    return `{"status":${JSON.stringify(status)},"body":${serializeBody(body)}}`;
+  });
+  return `{"responses":[${items.join(',')}]}`;
 }
 
 /** Whether the map's own key order lists non-increasing numbers. */

@@ -4,6 +4,7 @@ import { createBearerCheck } from '../../auth/bearer.js';
 import type { AppCore } from '../../core/app-core.js';
 import { REQUEST_ID_HEADER, acceptRequestId } from '../../core/request-id.js';
 import { IrserveError } from '../../errors.js';
+import { answerClientError } from './client-error.js';
 import { sendError } from './errors.js';
 import { createBodySerializer } from './serialize.js';
 import { coreRoutes } from './routes/core.js';
@@ -20,6 +21,8 @@ export interface HttpOptions {
 }
 
 const OPEN_PATHS = new Set(['/ping']);
+/** Seconds a client should wait before retrying a request refused while the server drains. */
+const SHUTDOWN_RETRY_AFTER = 5;
 
 /** Builds the Fastify server: auth, request ids, one log line per request, routes, errors. */
 export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyInstance {
@@ -35,7 +38,17 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
     // The client's x-request-id when acceptable (core/request-id.ts), else a new UUID.
     requestIdHeader: false,
     genReqId: (request) => acceptRequestId(request.headers[REQUEST_ID_HEADER]),
-    return503OnClosing: true,
+    // Requests that arrive while closing get irserve's 503 (code, Retry-After), below.
+    return503OnClosing: false,
+    clientErrorHandler: answerClientError,
+    // A URL that does not decode (`%ff`): irserve's 400, not Fastify's body without a catalog code.
+    frameworkErrors: (_error, request, reply) => {
+      void sendError(
+        new IrserveError('ERR_BAD_REQUEST', 'the URL does not decode (bad percent-encoding)'),
+        request,
+        reply,
+      );
+    },
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
   });
@@ -55,10 +68,21 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
   // Every answer carries its request id: routes through a wrapper put around each handler when
   // the route is registered, errors through sendError. Not an onRequest hook: without one (and
   // without an API key) Fastify skips its hook runner on every request.
+  let closing = false;
+  server.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   server.addHook('onRoute', (route) => {
     const handler = route.handler;
     route.handler = function withRequestId(this: FastifyInstance, request, reply) {
       void reply.header(REQUEST_ID_HEADER, request.id);
+      if (closing) {
+        void reply.header('connection', 'close');
+        throw new IrserveError('ERR_SHUTTING_DOWN', 'the server is shutting down', {
+          retryAfter: SHUTDOWN_RETRY_AFTER,
+        });
+      }
       return handler.call(this, request, reply);
     };
   });

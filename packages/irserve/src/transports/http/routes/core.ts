@@ -19,14 +19,20 @@ export function coreRoutes(
   server.get('/ping', async () => ({ status: 'pong' }));
   server.get('/health', async () => core.health());
   server.get('/avail', async () => ({ ...avail(core), ...availExtras() }));
-  server.post('/search', (request) => search(core, request.body, callOptions(request)));
-  server.post('/query', (request) => search(core, request.body, callOptions(request)));
-  server.post('/score', (request) => score(core, request.body, callOptions(request)));
-  server.post('/fuse', (request) => fuse(core, request.body, callOptions(request)));
-  server.post('/decompose_query', (request) =>
-    decomposeQuery(core, request.body, callOptions(request)),
+  server.post('/search', (request, reply) =>
+    search(core, request.body, callOptions(request, reply)),
   );
-  server.post('/batch', (request) => runBatch(core, request.body, callOptions(request)));
+  server.post('/query', (request, reply) =>
+    search(core, request.body, callOptions(request, reply)),
+  );
+  server.post('/score', (request, reply) => score(core, request.body, callOptions(request, reply)));
+  server.post('/fuse', (request, reply) => fuse(core, request.body, callOptions(request, reply)));
+  server.post('/decompose_query', (request, reply) =>
+    decomposeQuery(core, request.body, callOptions(request, reply)),
+  );
+  server.post('/batch', (request, reply) =>
+    runBatch(core, request.body, callOptions(request, reply)),
+  );
   const document = openApiDocument();
   server.get('/openapi.json', async () => document);
 }

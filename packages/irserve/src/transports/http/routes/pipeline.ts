@@ -8,5 +8,7 @@ import { callOptions } from '../call-options.js';
  * and the relay hop count (the runner forwards both to every stage).
  */
 export function pipelineRoutes(server: FastifyInstance, core: AppCore): void {
-  server.post('/pipeline', (request) => core.pipelines.run(request.body, callOptions(request)));
+  server.post('/pipeline', (request, reply) =>
+    core.pipelines.run(request.body, callOptions(request, reply)),
+  );
 }
