@@ -130,6 +130,7 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
       apiKey: options.apiKey,
       bodyLimit: config.body_limit,
       logger,
+      compat: config.compat,
       ...(options.availExtras ? { availExtras: options.availExtras } : {}),
     });
     return { core, http, registry, engines, federation, kvPool };

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Engine, InputKind, Role } from '../engines/contract.js';
+import type { Capability, Engine, InputKind } from '../engines/contract.js';
 import type { CallOptions, RoleIO, Service, ServiceResult } from '../registry/types.js';
 import { Batcher } from './batcher.js';
 import { cacheKeyFunction } from './cache-key.js';
@@ -9,7 +9,7 @@ import { dedupeBatch, engineBatchCall } from './engine-call.js';
 
 export type ProcessorKind = 'batch' | 'single' | 'minimal';
 
-export interface ServiceSpec<R extends Role> {
+export interface ServiceSpec<R extends Capability> {
   name: string;
   role: R;
   engine: Engine;
@@ -27,7 +27,7 @@ export interface ServiceSpec<R extends Role> {
 }
 
 /** A service plus what the app needs to shut it down. */
-export interface BuiltService<R extends Role> extends Service<R> {
+export interface BuiltService<R extends Capability> extends Service<R> {
   close(): Promise<void>;
 }
 
@@ -37,7 +37,7 @@ const now = () => Date.now() / 1000;
  * Composes a service around one engine method (STYLE item 2): the engine call, then batching
  * (batch processor) and caching (unless minimal). Options are checked here, once.
  */
-export function buildService<R extends Role>(spec: ServiceSpec<R>): BuiltService<R> {
+export function buildService<R extends Capability>(spec: ServiceSpec<R>): BuiltService<R> {
   type Req = RoleIO[R]['request'];
   type Res = RoleIO[R]['result'];
   const engineCall = engineBatchCall(spec.engine, spec.role, spec.name);

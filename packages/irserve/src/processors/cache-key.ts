@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Role } from '../engines/contract.js';
+import type { Capability } from '../engines/contract.js';
 import type { RoleIO } from '../registry/types.js';
 
 /** Longest key JSON kept as it is; longer ones are hashed so keys stay small in the store. */
@@ -42,10 +42,10 @@ function plainSearchKey({ query, limit, subset }: RoleIO['search']['request']): 
 
 /**
  * Builds the cache key function of a service (DESIGN section 4): `(service, query, limit,
- * subset)` for search, the passages for score, plus the values of `extraFields`.
+ * subset)` for search, the passages for score, (text, kind) for embed, plus the values of `extraFields`.
  * Keys look like `<service>:<hash>` so services sharing one store never collide.
  */
-export function cacheKeyFunction<R extends Role>(
+export function cacheKeyFunction<R extends Capability>(
   role: R,
   service: string,
   extraFields: readonly string[],
@@ -76,6 +76,12 @@ export function cacheKeyFunction<R extends Role>(
       return (request) => {
         const r = request as RoleIO['fuse']['request'];
         return `${service}:${hashKey([r.query, r.rankings, ...extras(r)])}`;
+      };
+    case 'embed':
+    case 'embed_sparse':
+      return (request) => {
+        const r = request as RoleIO['embed']['request'];
+        return `${service}:${hashKey([r.text, r.kind, ...extras(r)])}`;
       };
   }
   throw new TypeError(`unknown role ${String(role)}`);

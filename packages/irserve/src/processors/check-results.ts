@@ -1,4 +1,4 @@
-import type { Role } from '../engines/contract.js';
+import type { Capability } from '../engines/contract.js';
 import { IrserveError } from '../errors.js';
 import type { RoleIO } from '../registry/types.js';
 
@@ -50,9 +50,38 @@ function checkStringList(service: string, value: unknown, index: number): void {
   }
 }
 
+function checkVector(service: string, value: unknown, index: number): void {
+  if (!(value instanceof Float32Array) || value.length === 0)
+    throw engineError(
+      service,
+      `returned ${describe(value)} for request ${index}; expected a non-empty Float32Array`,
+    );
+  for (const x of value) {
+    if (!Number.isFinite(x))
+      throw engineError(service, `returned a vector with a non-finite value for request ${index}`);
+  }
+}
+
+function checkSparseVector(service: string, value: unknown, index: number): void {
+  const { indices, values } = (value ?? {}) as { indices?: unknown; values?: unknown };
+  const numbers = (list: unknown): list is number[] =>
+    Array.isArray(list) && list.every((x) => typeof x === 'number' && Number.isFinite(x));
+  if (!numbers(indices) || !numbers(values) || indices.length !== values.length)
+    throw engineError(
+      service,
+      `returned ${describe(value)} for request ${index}; expected {indices, values}: two number lists of one length`,
+    );
+  if (indices.some((i) => !Number.isInteger(i) || i < 0))
+    throw engineError(
+      service,
+      `returned a sparse index that is not a non-negative integer for request ${index}`,
+    );
+}
+
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
   return `a value of type ${typeof value}`;
 }
 
@@ -60,7 +89,7 @@ function describe(value: unknown): string {
  * Checks an engine's batch result: one result per request, each of the role's shape. A wrong
  * result fails the whole batch with ERR_ENGINE (never a silent empty answer).
  */
-export function checkResults<R extends Role>(
+export function checkResults<R extends Capability>(
   role: R,
   service: string,
   requests: readonly RoleIO[R]['request'][],
@@ -93,6 +122,12 @@ export function checkResults<R extends Role>(
         break;
       case 'decompose_query':
         checkStringList(service, value, index);
+        break;
+      case 'embed':
+        checkVector(service, value, index);
+        break;
+      case 'embed_sparse':
+        checkSparseVector(service, value, index);
         break;
     }
   });

@@ -1,9 +1,9 @@
-import { ROLE_METHOD, type Engine, type Role } from '../engines/contract.js';
+import { CAPABILITY_METHOD, type Capability, type Engine } from '../engines/contract.js';
 import { IrserveError, knownIrserveError } from '../errors.js';
 import type { RoleIO } from '../registry/types.js';
 import { checkResults } from './check-results.js';
 
-type BatchMethod<R extends Role> = (
+type BatchMethod<R extends Capability> = (
   requests: RoleIO[R]['request'][],
 ) => Promise<RoleIO[R]['result'][]>;
 
@@ -12,12 +12,12 @@ type BatchMethod<R extends Role> = (
  * error becomes ERR_ENGINE naming the service. Throws a TypeError naming the missing method when
  * the engine cannot serve the role (spec: registration raises a type error).
  */
-export function engineBatchCall<R extends Role>(
+export function engineBatchCall<R extends Capability>(
   engine: Engine,
   role: R,
   service: string,
 ): BatchMethod<R> {
-  const methodName = ROLE_METHOD[role];
+  const methodName = CAPABILITY_METHOD[role];
   const method = (engine as Record<string, unknown>)[methodName];
   if (typeof method !== 'function') {
     const className = engine.constructor?.name ?? 'engine';

@@ -9,6 +9,8 @@ import { createBodySerializer } from './serialize.js';
 import { coreRoutes } from './routes/core.js';
 import { contentRoutes } from './routes/content.js';
 import { pipelineRoutes } from './routes/pipeline.js';
+import type { CompatConfig } from '../../config/compat-schema.js';
+import { compatRoutes } from '../compat/index.js';
 
 export interface HttpOptions {
   /** Bearer token; undefined means no authentication. */
@@ -17,9 +19,18 @@ export interface HttpOptions {
   logger: Logger;
   /** Extra keys merged into `/avail` (for example `grpc_port`). */
   availExtras?: () => Record<string, unknown>;
+  /** Model names of the provider-compatible routes (config `compat`); absent: services by name. */
+  compat?: CompatConfig;
 }
 
 const OPEN_PATHS = new Set(['/ping']);
+const DEFAULT_COMPAT: CompatConfig = {
+  embeddings: {},
+  rerank: {},
+  sparse_embeddings: {},
+  expose_services: true,
+  tei: {},
+};
 
 /** Builds the Fastify server: auth, request ids, one log line per request, routes, errors. */
 export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyInstance {
@@ -105,5 +116,6 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
   coreRoutes(server, core, options.availExtras ?? (() => ({})));
   contentRoutes(server, core);
   pipelineRoutes(server, core);
+  compatRoutes(server, core, options.compat ?? DEFAULT_COMPAT);
   return server;
 }
