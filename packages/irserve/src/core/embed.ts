@@ -53,13 +53,22 @@ export async function embedTexts<C extends EmbedCapability>(
       fields: ['input'],
     });
   const fields = target.fields ?? {};
-  const results = await Promise.all(
-    texts.map((text) => {
-      const request = { ...fields, text, kind: target.kind };
-      return service.cachedNow?.(request) ?? service.call(request, options);
-    }),
-  );
-  return summarize(results as ServiceResult<VectorOf<C>>[], service.name);
+  const results = new Array<ServiceResult<VectorOf<C>>>(texts.length);
+  const pending: Promise<void>[] = [];
+  texts.forEach((text, index) => {
+    const request = { ...fields, text, kind: target.kind };
+    // In-process cache hits are answered at once; the misses go to the processor together.
+    const hit = service.cachedNow?.(request);
+    if (hit !== undefined) results[index] = hit as ServiceResult<VectorOf<C>>;
+    else
+      pending.push(
+        service.call(request, options).then((result) => {
+          results[index] = result as ServiceResult<VectorOf<C>>;
+        }),
+      );
+  });
+  await Promise.all(pending);
+  return summarize(results, service.name);
 }
 
 function summarize<V>(results: ServiceResult<V>[], service: string): Embedded<V> {

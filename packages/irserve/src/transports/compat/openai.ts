@@ -12,7 +12,7 @@ import { IrserveError, badRequest } from '../../errors.js';
 import { callOptions } from '../http/call-options.js';
 import { INPUT_TYPES } from './input-kind.js';
 import type { EmbeddingModel, ModelCatalog } from './models.js';
-import { providerErrorHandler } from './provider-errors.js';
+import { providerScope } from './provider-errors.js';
 import { approximateTokens, truncateVector } from './vectors.js';
 
 const text = z
@@ -111,22 +111,20 @@ export async function openAiEmbeddings(
   };
 }
 
-/** Registers `/v1/embeddings` and `/v1/models` (with `/v1/models/:id`). */
+/** Registers `/v1/embeddings` and `/v1/models` (with `/v1/models/<id>`, ids may hold `/`). */
 export function openAiRoutes(server: FastifyInstance, core: AppCore, models: ModelCatalog): void {
-  const errorHandler = providerErrorHandler('openai');
-  server.post('/v1/embeddings', { errorHandler }, (request) =>
-    openAiEmbeddings(core, models, request.body, callOptions(request)),
-  );
-  server.get('/v1/models', { errorHandler }, async () => ({
-    object: 'list',
-    data: models.list(),
-  }));
-  server.get<{ Params: { id: string } }>('/v1/models/*', { errorHandler }, async (request) => {
-    const id = request.params['*' as 'id'];
-    const found = models.list().find((model) => model.id === id);
-    if (found) return found;
-    throw new IrserveError('ERR_SERVICE_NOT_FOUND', `model '${id}' does not exist`, {
-      details: { model: id },
+  providerScope(server, 'openai', (scope) => {
+    scope.post('/v1/embeddings', (request) =>
+      openAiEmbeddings(core, models, request.body, callOptions(request)),
+    );
+    scope.get('/v1/models', async () => ({ object: 'list', data: models.list() }));
+    scope.get('/v1/models/*', async (request) => {
+      const id = (request.params as { '*': string })['*'];
+      const found = models.list().find((model) => model.id === id);
+      if (found) return found;
+      throw new IrserveError('ERR_SERVICE_NOT_FOUND', `model '${id}' does not exist`, {
+        details: { model: id },
+      });
     });
   });
 }

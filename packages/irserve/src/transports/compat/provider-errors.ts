@@ -4,7 +4,7 @@
  * Cohere `{"message"}`, Jina `{"detail"}`, TEI `{"error", "error_type"}`. The catalog code
  * travels in the `x-irserve-error-code` header.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REQUEST_ID_HEADER } from '../../core/request-id.js';
 import type { IrserveError } from '../../errors.js';
 import { httpError } from '../http/errors.js';
@@ -57,7 +57,16 @@ function teiError(error: IrserveError): Shaped {
     case 'ERR_UPSTREAM':
     case 'ERR_UPSTREAM_TIMEOUT':
       return { status: 424, body: { error: error.message, error_type: 'Backend' } };
-    default:
+    case 'ERR_COLLECTION_NOT_FOUND':
+    case 'ERR_CONFIG':
+    case 'ERR_DOC_NOT_FOUND':
+    case 'ERR_INTERNAL':
+    case 'ERR_METHOD_NOT_ALLOWED':
+    case 'ERR_NOT_FOUND':
+    case 'ERR_PIPELINE_PLAN':
+    case 'ERR_PIPELINE_SYNTAX':
+    case 'ERR_SHUTTING_DOWN':
+    case 'ERR_UNAUTHORIZED':
       return {
         status: error.httpStatus,
         body: {
@@ -108,4 +117,19 @@ export function providerErrorHandler(provider: Provider) {
       void reply.header('retry-after', String(mapped.retryAfter));
     return reply.code(status).type('application/json; charset=utf-8').send(body);
   };
+}
+
+/**
+ * Registers routes in an encapsulated scope whose errors (bad JSON, auth, validation, engine
+ * failures) are answered in `provider`'s shape. Fastify adds them before the server is ready.
+ */
+export function providerScope(
+  server: FastifyInstance,
+  provider: Provider,
+  routes: (scope: FastifyInstance) => void,
+): void {
+  void server.register(async (scope) => {
+    scope.setErrorHandler(providerErrorHandler(provider));
+    routes(scope);
+  });
 }

@@ -12,7 +12,7 @@ import { badRequest } from '../../errors.js';
 import type { CallOptions } from '../../registry/types.js';
 import { callOptions } from '../http/call-options.js';
 import type { ModelCatalog, RerankModel } from './models.js';
-import { providerErrorHandler } from './provider-errors.js';
+import { providerScope } from './provider-errors.js';
 import { approximateTokens } from './vectors.js';
 
 /** Most documents one rerank call may carry (Cohere recommends at most 1,000). */
@@ -115,10 +115,14 @@ export async function rerank(
 
 /** Registers `/v1/rerank` (Cohere v1 and Jina) and `/v2/rerank` (Cohere v2). */
 export function rerankRoutes(server: FastifyInstance, core: AppCore, models: ModelCatalog): void {
-  server.post('/v1/rerank', { errorHandler: providerErrorHandler('rerank-v1') }, (request) =>
-    rerank(core, models, request.body, 'v1', callOptions(request)),
-  );
-  server.post('/v2/rerank', { errorHandler: providerErrorHandler('cohere') }, (request) =>
-    rerank(core, models, request.body, 'v2', callOptions(request)),
-  );
+  providerScope(server, 'rerank-v1', (scope) => {
+    scope.post('/v1/rerank', (request) =>
+      rerank(core, models, request.body, 'v1', callOptions(request)),
+    );
+  });
+  providerScope(server, 'cohere', (scope) => {
+    scope.post('/v2/rerank', (request) =>
+      rerank(core, models, request.body, 'v2', callOptions(request)),
+    );
+  });
 }

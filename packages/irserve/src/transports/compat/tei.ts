@@ -14,7 +14,7 @@ import type { CallOptions } from '../../registry/types.js';
 import { callOptions } from '../http/call-options.js';
 import { sendError } from '../http/errors.js';
 import type { ModelCatalog } from './models.js';
-import { providerErrorHandler } from './provider-errors.js';
+import { providerErrorHandler, providerScope } from './provider-errors.js';
 import { MAX_RERANK_DOCUMENTS, ranked, rerankTexts } from './rerank.js';
 import { normalizeVector, truncateVector } from './vectors.js';
 
@@ -130,26 +130,28 @@ export async function teiEmbedSparse(
 const isTei = (body: unknown) =>
   body !== null && typeof body === 'object' && Object.hasOwn(body, 'inputs');
 
-/** Registers `/embed`, `/embed_sparse` (TEI or irserve by body) and TEI `/rerank`. */
+/**
+ * Registers `/embed`, `/embed_sparse` (TEI or irserve by body, and each answers errors in the
+ * shape of the body's kind) and TEI `/rerank`.
+ */
 export function teiRoutes(server: FastifyInstance, core: AppCore, models: ModelCatalog): void {
   const teiErrors = providerErrorHandler('tei');
-  // `/embed` answers in TEI's error shape for TEI bodies and in irserve's for its own.
-  const byBody = (
-    error: unknown,
-    request: Parameters<typeof sendError>[1],
-    reply: Parameters<typeof sendError>[2],
-  ) => (isTei(request.body) ? teiErrors(error, request, reply) : sendError(error, request, reply));
-  server.post('/embed', { errorHandler: byBody }, (request) =>
-    isTei(request.body)
-      ? teiEmbed(core, models, request.body, callOptions(request))
-      : embed(core, request.body, callOptions(request)),
-  );
-  server.post('/embed_sparse', { errorHandler: byBody }, (request) =>
-    isTei(request.body)
-      ? teiEmbedSparse(core, models, request.body, callOptions(request))
-      : embedSparse(core, request.body, callOptions(request)),
-  );
-  server.post('/rerank', { errorHandler: teiErrors }, (request) =>
-    teiRerank(core, models, request.body, callOptions(request)),
-  );
+  providerScope(server, 'tei', (scope) => {
+    scope.setErrorHandler((error, request, reply) =>
+      isTei(request.body) || request.url.startsWith('/rerank')
+        ? teiErrors(error, request, reply)
+        : sendError(error, request, reply),
+    );
+    scope.post('/embed', (request) =>
+      isTei(request.body)
+        ? teiEmbed(core, models, request.body, callOptions(request))
+        : embed(core, request.body, callOptions(request)),
+    );
+    scope.post('/embed_sparse', (request) =>
+      isTei(request.body)
+        ? teiEmbedSparse(core, models, request.body, callOptions(request))
+        : embedSparse(core, request.body, callOptions(request)),
+    );
+    scope.post('/rerank', (request) => teiRerank(core, models, request.body, callOptions(request)));
+  });
 }
