@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { collectionConfigSchema } from '../collections/config.js';
 import { compatConfigSchema } from './compat-schema.js';
+import { mcpConfigSchema } from './mcp-schema.js';
 import { serviceConfigSchema } from './service-schema.js';
 
 /** A `server_imports` entry: a base URL, or an object with relay settings. */
@@ -59,6 +60,8 @@ export const configSchema = z.strictObject({
     expose_services: true,
     tei: {},
   }),
+  /** The MCP endpoint `/mcp`. */
+  mcp: mcpConfigSchema.default({ enabled: true, allowed_origins: [], allowed_hosts: [] }),
   /** Directory for indexes and sidecars (relative to the config file). */
   cache_dir: z.string().min(1).optional(),
 });

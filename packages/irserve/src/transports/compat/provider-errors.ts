@@ -67,6 +67,7 @@ function teiError(error: IrserveError): Shaped {
     case 'ERR_PIPELINE_SYNTAX':
     case 'ERR_SHUTTING_DOWN':
     case 'ERR_UNAUTHORIZED':
+    case 'ERR_FORBIDDEN':
       return {
         status: error.httpStatus,
         body: {
@@ -125,11 +126,11 @@ export function providerErrorHandler(provider: Provider) {
  */
 export function providerScope(
   server: FastifyInstance,
-  provider: Provider,
+  provider: Provider | Parameters<FastifyInstance['setErrorHandler']>[0],
   routes: (scope: FastifyInstance) => void,
 ): void {
   void server.register(async (scope) => {
-    scope.setErrorHandler(providerErrorHandler(provider));
+    scope.setErrorHandler(typeof provider === 'string' ? providerErrorHandler(provider) : provider);
     routes(scope);
   });
 }

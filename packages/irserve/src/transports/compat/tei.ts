@@ -136,12 +136,11 @@ const isTei = (body: unknown) =>
  */
 export function teiRoutes(server: FastifyInstance, core: AppCore, models: ModelCatalog): void {
   const teiErrors = providerErrorHandler('tei');
-  providerScope(server, 'tei', (scope) => {
-    scope.setErrorHandler((error, request, reply) =>
-      isTei(request.body) || request.url.startsWith('/rerank')
-        ? teiErrors(error, request, reply)
-        : sendError(error, request, reply),
-    );
+  const byBody: Parameters<typeof providerScope>[1] = (error, request, reply) =>
+    isTei(request.body) || request.url.startsWith('/rerank')
+      ? teiErrors(error, request, reply)
+      : sendError(error, request, reply);
+  providerScope(server, byBody, (scope) => {
     scope.post('/embed', (request) =>
       isTei(request.body)
         ? teiEmbed(core, models, request.body, callOptions(request))

@@ -11,6 +11,9 @@ import { contentRoutes } from './routes/content.js';
 import { pipelineRoutes } from './routes/pipeline.js';
 import type { CompatConfig } from '../../config/compat-schema.js';
 import { compatRoutes } from '../compat/index.js';
+import type { McpConfig } from '../../config/mcp-schema.js';
+import { mcpRoutes } from '../mcp/http.js';
+import type { McpOptions } from '../mcp/server.js';
 
 export interface HttpOptions {
   /** Bearer token; undefined means no authentication. */
@@ -21,6 +24,8 @@ export interface HttpOptions {
   availExtras?: () => Record<string, unknown>;
   /** Model names of the provider-compatible routes (config `compat`); absent: services by name. */
   compat?: CompatConfig;
+  /** The `/mcp` endpoint (config `mcp`) and what its tools describe; absent: served with defaults. */
+  mcp?: McpConfig & McpOptions;
 }
 
 const OPEN_PATHS = new Set(['/ping']);
@@ -117,5 +122,7 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
   contentRoutes(server, core);
   pipelineRoutes(server, core);
   compatRoutes(server, core, options.compat ?? DEFAULT_COMPAT);
+  const mcp = options.mcp ?? { enabled: true, allowed_origins: [], allowed_hosts: [] };
+  if (mcp.enabled) mcpRoutes(server, core, mcp, mcp);
   return server;
 }
