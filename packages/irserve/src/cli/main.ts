@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { configJsonSchema } from '../config/schema.js';
 import { IrserveError } from '../errors.js';
 import { runEvalCommand } from './eval.js';
-import { mcpCommand } from './mcp.js';
 import { serveCommand, UsageError } from './serve.js';
 import { USAGE } from './usage.js';
 import { warmupCommand } from './warmup.js';
@@ -35,7 +34,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     }
     if (first === 'warmup') return await warmupCommand(rest);
     if (first === 'eval') return await runEvalCommand(rest);
-    if (first === 'mcp') return await mcpCommand(rest);
+    // Loaded only for this command: the MCP SDK costs the other commands' start-up nothing.
+    if (first === 'mcp') return await (await import('./mcp.js')).mcpCommand(rest);
     return await serveCommand(argv, env);
   } catch (error) {
     return reportFailure(error, env);

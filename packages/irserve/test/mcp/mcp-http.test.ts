@@ -206,6 +206,25 @@ describe('/mcp security', () => {
     expect((await post({ ...auth, origin: 'not a url' })).status).toBe(403);
   });
 
+  it('is stateless: GET (no server stream) is a 405, tools/list works without a session', async () => {
+    const get = await fetch(`${base}/mcp`, {
+      headers: { accept: 'text/event-stream', authorization: `Bearer ${KEY}` },
+    });
+    expect(get.status).toBe(405);
+    const list = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${KEY}`,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(list.status).toBe(200);
+    const body = (await list.json()) as { result: { tools: unknown[] } };
+    expect(body.result.tools).toHaveLength(7);
+  });
+
   it('answers malformed JSON-RPC with a 4xx, not a crash', async () => {
     const response = await fetch(`${base}/mcp`, {
       method: 'POST',
