@@ -48,8 +48,9 @@ export const teiEmbedRequestSchema = z.looseObject({
 
 export const teiRerankRequestSchema = z.looseObject({
   query: z.string({ error: 'must be a string' }).max(1_000_000),
+  // Bounded by `body_limit`, as `/score` passages are (a per-string check triples the parse).
   texts: z
-    .array(text, { error: 'must be an array of strings' })
+    .array(z.string(), { error: 'must be an array of strings' })
     .max(MAX_RERANK_DOCUMENTS, `has too many texts (at most ${MAX_RERANK_DOCUMENTS})`),
   raw_scores: z.boolean({ error: 'must be true or false' }).optional(),
   return_text: z.boolean({ error: 'must be true or false' }).default(false),

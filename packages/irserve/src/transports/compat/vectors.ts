@@ -24,8 +24,27 @@ export function normalizeVector(vector: Float32Array): Float32Array {
 
 /**
  * An approximate token count for `usage` (no model tokenizer is at hand): words and
- * punctuation marks, which is within a small factor of BPE counts for English text.
+ * punctuation marks, within a small factor of BPE counts for English text. A loop over char
+ * codes (non-ASCII counts as letters), several times faster than a Unicode regex: rerank
+ * answers count every document.
+ *
+ * @example
+ * approximateTokens('Hello, world!') // 4
  */
 export function approximateTokens(text: string): number {
-  return text.match(/[\p{L}\p{N}]+|[^\s\p{L}\p{N}]/gu)?.length ?? 0;
+  let count = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c <= 32) {
+      inWord = false;
+    } else if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c >= 128) {
+      if (!inWord) count++;
+      inWord = true;
+    } else {
+      count++;
+      inWord = false;
+    }
+  }
+  return count;
 }
