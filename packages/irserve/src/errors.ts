@@ -9,6 +9,7 @@ export const GrpcStatus = {
   INVALID_ARGUMENT: 3,
   DEADLINE_EXCEEDED: 4,
   NOT_FOUND: 5,
+  PERMISSION_DENIED: 7,
   RESOURCE_EXHAUSTED: 8,
   INTERNAL: 13,
   UNAVAILABLE: 14,
@@ -52,6 +53,11 @@ export const ERROR_CATALOG = {
     http: 401,
     grpc: GrpcStatus.UNAUTHENTICATED,
     summary: 'The bearer token is missing or wrong.',
+  },
+  ERR_FORBIDDEN: {
+    http: 403,
+    grpc: GrpcStatus.PERMISSION_DENIED,
+    summary: 'The request comes from an origin or host that may not call this route (`/mcp`).',
   },
   ERR_NOT_FOUND: { http: 404, grpc: GrpcStatus.NOT_FOUND, summary: 'No route has that path.' },
   ERR_METHOD_NOT_ALLOWED: {

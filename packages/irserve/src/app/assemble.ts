@@ -130,6 +130,8 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
       apiKey: options.apiKey,
       bodyLimit: config.body_limit,
       logger,
+      compat: config.compat,
+      mcp: { ...config.mcp, descriptions: serviceDescriptions(config) },
       ...(options.availExtras ? { availExtras: options.availExtras } : {}),
     });
     return { core, http, registry, engines, federation, kvPool };
@@ -147,4 +149,13 @@ function healthReport(kvPool: KvPool, federation: Federation): Record<string, un
     stores.every((store) => store.state !== 'down') &&
     imports.every((remote) => remote.state === 'up');
   return { status: ok ? 'ok' : 'degraded', cache_stores: stores, server_imports: imports };
+}
+
+/** `services[].description` by service name (MCP's list_services shows them). */
+export function serviceDescriptions(config: IrserveConfig): Record<string, string> {
+  return Object.fromEntries(
+    config.services.flatMap((service) =>
+      service.description !== undefined ? [[service.name, service.description]] : [],
+    ),
+  );
 }

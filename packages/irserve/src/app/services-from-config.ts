@@ -5,7 +5,7 @@ import type { CollectionCatalog } from '../collections/types.js';
 import { PROCESSOR_NAMES } from '../config/service-schema.js';
 import type { IrserveConfig } from '../config/schema.js';
 import { ConfigError } from '../config/load.js';
-import { type Engine, rolesOf } from '../engines/contract.js';
+import { type Engine, capabilitiesOf } from '../engines/contract.js';
 import { FUSION_ENGINES } from '../engines/fusion/index.js';
 import { buildService } from '../processors/build-service.js';
 import { createStore } from '../processors/create-store.js';
@@ -48,7 +48,7 @@ export function servicesFromConfig(
         },
       });
       engines.push({ name: service.name, engine });
-      const roles = rolesOf(engineClass).filter(
+      const roles = capabilitiesOf(engineClass).filter(
         (role) => !(role === 'score' && service.scoring_disabled),
       );
       for (const role of roles) {

@@ -34,6 +34,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     }
     if (first === 'warmup') return await warmupCommand(rest);
     if (first === 'eval') return await runEvalCommand(rest);
+    // Loaded only for this command: the MCP SDK costs the other commands' start-up nothing.
+    if (first === 'mcp') return await (await import('./mcp.js')).mcpCommand(rest);
     return await serveCommand(argv, env);
   } catch (error) {
     return reportFailure(error, env);

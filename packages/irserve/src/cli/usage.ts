@@ -5,6 +5,7 @@ Usage:
           [--grpc] [--grpc_port 50051] [--grpc_max_message_mb 64]
   irserve warmup <config.json>     build every offset map and index ahead of serving
   irserve eval <config.json> ...   evaluate a pipeline on queries and qrels (irserve eval --help)
+  irserve mcp <config.json>        serve the config as an MCP server over stdio (docs/mcp.md)
   irserve --print-config-schema    print the JSON Schema of the config file
   irserve --help | --version
 
@@ -21,4 +22,5 @@ Options:
 Environment:
   IRSERVE_API_KEY     the bearer token (ROUTIR_API_KEY is accepted too)
 
-Docs: docs/ in the repository (configuration, errors, pipelines, collections, BM25).`;
+Docs: docs/ in the repository (configuration, errors, pipelines, collections, BM25, MCP,
+compat APIs).`;

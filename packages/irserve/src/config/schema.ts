@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { collectionConfigSchema } from '../collections/config.js';
+import { compatConfigSchema } from './compat-schema.js';
+import { mcpConfigSchema } from './mcp-schema.js';
 import { serviceConfigSchema } from './service-schema.js';
 
 /** A `server_imports` entry: a base URL, or an object with relay settings. */
@@ -52,6 +54,16 @@ export const configSchema = z.strictObject({
     .int()
     .min(1024)
     .default(16 * 1024 * 1024),
+  /** Provider-compatible routes (OpenAI, Cohere, Jina, TEI): model names to services. */
+  compat: compatConfigSchema.default({
+    embeddings: {},
+    rerank: {},
+    sparse_embeddings: {},
+    expose_services: true,
+    tei: {},
+  }),
+  /** The MCP endpoint `/mcp`. */
+  mcp: mcpConfigSchema.default({ enabled: true, allowed_origins: [], allowed_hosts: [] }),
   /** Directory for indexes and sidecars (relative to the config file). */
   cache_dir: z.string().min(1).optional(),
 });

@@ -37,6 +37,8 @@ export const serviceConfigSchema = z.strictObject({
   cache_redis_url: z.string().min(1).optional(),
   cache_redis_kwargs: z.record(z.string(), z.unknown()).optional(),
   scoring_disabled: z.boolean().default(false),
+  /** What the service is for, in a sentence (MCP's list_services shows it to agents). */
+  description: z.string().max(2000).optional(),
 });
 
 export type ServiceConfigInput = z.input<typeof serviceConfigSchema>;

@@ -15,6 +15,17 @@ export interface PipelineRunner {
   ): Promise<Record<string, unknown>>;
   /** Named sub-pipelines from the config, as `/avail` lists them. */
   aliases(): Record<string, string>;
+  /**
+   * Runs a pipeline whose first stage reranks `passages` (given inline, as rerank APIs do)
+   * instead of searching; returns the scores by passage position (`"0"`, `"1"`, ...). Passages
+   * that a `%N` cut drops have no score.
+   */
+  rerank(
+    pipeline: string,
+    query: string,
+    passages: readonly string[],
+    options?: { requestId?: string; signal?: AbortSignal },
+  ): Promise<Record<string, number>>;
 }
 
 export interface AppCore {

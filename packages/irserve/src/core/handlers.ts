@@ -128,6 +128,9 @@ export function avail(core: AppCore): Record<string, unknown> {
     score: core.services.names('score'),
     score_view_kinds: scoreViewKinds,
     search: core.services.names('search'),
+    // Additive: services with the embed capabilities (`/embed`, `/v1/embeddings`, TEI).
+    embed: core.services.names('embed'),
+    embed_sparse: core.services.names('embed_sparse'),
     // Additive: tells an irserve front that it may send `POST /batch` (RoutIR ignores it).
     batch_endpoint: '/batch',
   };

@@ -19,6 +19,24 @@ export const ROLE_METHOD = {
   decompose_query: 'decomposeQueryBatch',
 } as const satisfies Record<Role, string>;
 
+/**
+ * Capabilities beside the four roles: `embed` (texts to dense vectors) and `embed_sparse`
+ * (texts to sparse vectors). They are served by `/embed`, the provider-compatible routes and
+ * MCP, never by pipelines, and are not RoutIR roles (`/avail` lists them under their own keys).
+ */
+export type ExtraCapability = 'embed' | 'embed_sparse';
+export const EXTRA_CAPABILITIES: readonly ExtraCapability[] = ['embed', 'embed_sparse'];
+
+/** Everything an engine can be registered for: a role or an extra capability. */
+export type Capability = Role | ExtraCapability;
+
+/** Name of the batch method that serves each capability. */
+export const CAPABILITY_METHOD = {
+  ...ROLE_METHOD,
+  embed: 'embedBatch',
+  embed_sparse: 'embedSparseBatch',
+} as const satisfies Record<Capability, string>;
+
 /** Input kind of a search or score engine; fuse and decompose_query are always text. */
 export type InputKind = 'text' | 'bytes';
 
@@ -51,6 +69,21 @@ export interface DecomposeRequest {
   query: string;
   limit?: number;
   [field: string]: unknown;
+}
+
+/** Whether a text to embed is a query or a passage (the engine applies its own prompts). */
+export type EmbedKind = 'query' | 'passage';
+
+export interface EmbedRequest {
+  text: string;
+  kind: EmbedKind;
+  [field: string]: unknown;
+}
+
+/** A sparse vector: parallel lists of vocabulary indices and their weights. */
+export interface SparseVector {
+  indices: number[];
+  values: number[];
 }
 
 /** What the app lends an engine. */
@@ -100,7 +133,11 @@ export interface Engine {
    * it cannot read): throw an IrserveError (ERR_BAD_REQUEST naming the field) to reject that
    * request alone. Optional; called once per request that misses the cache.
    */
-  checkRequest?(role: Role, request: Record<string, unknown>): void;
+  checkRequest?(role: Capability, request: Record<string, unknown>): void;
+  /** One dense vector per request (same dimension for every request of an engine). */
+  embedBatch?(requests: EmbedRequest[], options?: BatchOptions): Promise<Float32Array[]>;
+  /** One sparse vector per request (learned sparse encoders such as SPLADE). */
+  embedSparseBatch?(requests: EmbedRequest[], options?: BatchOptions): Promise<SparseVector[]>;
   /** Called once before the server accepts requests (load models, build indexes). */
   start?(): Promise<void>;
   /** Called once when the app closes. */
@@ -120,10 +157,22 @@ export function rolesOf(engineClass: EngineClass): Role[] {
   return ROLES.filter((role) => typeof proto[ROLE_METHOD[role]] === 'function');
 }
 
-/** Whether `value` looks like an engine class (a constructor with at least one role method). */
+/** Roles and extra capabilities an engine class can serve: those whose batch method it defines. */
+export function capabilitiesOf(engineClass: EngineClass): Capability[] {
+  const proto = engineClass.prototype as Record<string, unknown>;
+  const extras = EXTRA_CAPABILITIES.filter(
+    (capability) => typeof proto[CAPABILITY_METHOD[capability]] === 'function',
+  );
+  return [...rolesOf(engineClass), ...extras];
+}
+
+/**
+ * Whether `value` looks like an engine class: a constructor with at least one role method or
+ * `embedBatch` / `embedSparseBatch`.
+ */
 export function isEngineClass(value: unknown): value is EngineClass {
   if (typeof value !== 'function' || !value.prototype) return false;
-  return rolesOf(value as EngineClass).length > 0;
+  return capabilitiesOf(value as EngineClass).length > 0;
 }
 
 /**
@@ -152,5 +201,11 @@ export abstract class BaseEngine {
   }
   get canDecomposeQuery(): boolean {
     return typeof (this as Engine).decomposeQueryBatch === 'function';
+  }
+  get canEmbed(): boolean {
+    return typeof (this as Engine).embedBatch === 'function';
+  }
+  get canEmbedSparse(): boolean {
+    return typeof (this as Engine).embedSparseBatch === 'function';
   }
 }

@@ -26,6 +26,8 @@ export interface BindDeps {
 
 export interface BindRequest {
   readonly collection?: string | undefined;
+  /** Rerank stages read passages the request gives inline (no collection, no view). */
+  readonly inline?: boolean;
   readonly runtime_kwargs?: RuntimeKwargs | undefined;
 }
 
@@ -117,6 +119,7 @@ class Binder {
   /** The view a rerank stage reads: its `@view` or the collection's default, of the scorer's kind. */
   #view(call: PlanCall, inputKind: InputKind): string {
     const label = labelOf(call);
+    if (this.request.inline) return call.view ?? 'inline';
     const name = this.request.collection;
     if (name === undefined)
       throw planError(

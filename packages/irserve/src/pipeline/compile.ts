@@ -150,14 +150,19 @@ class Compiler {
  * Plans a parsed pipeline before anything runs: expands pipeline aliases and gives every call
  * its role. The first stage of a sequence searches and later stages rerank its result; in a
  * group, each branch's first stage takes the group's role, the merger fuses and the expander
- * decomposes the query. Services are checked per request (`bind.ts`), since remote services
+ * decomposes the query. With `rootRole` 'rerank' the first stage reranks a given list instead
+ * (a pipeline serving as a reranker). Services are checked per request (`bind.ts`), since remote services
  * can appear after start-up.
  */
-export function compilePlan(ast: SeqNode, aliases: AliasTable): Plan {
+export function compilePlan(
+  ast: SeqNode,
+  aliases: AliasTable,
+  rootRole: 'search' | 'rerank' = 'search',
+): Plan {
   const compiler = new Compiler(aliases);
   const root: PlanSeq = Object.freeze({
     kind: 'seq',
-    stages: Object.freeze(compiler.seq(ast, 'search', {})),
+    stages: Object.freeze(compiler.seq(ast, rootRole, {})),
   });
   return Object.freeze({
     root,

@@ -26,12 +26,34 @@ export function passageOf(result: ContentResult): Passage {
   }
 }
 
+/** Where rerank stages get their passages: a collection, or the request itself (`rerank`). */
+export interface PassageSource {
+  /** The passages of `ids` for a rerank stage, in the order of `ids`. */
+  passages(stage: BoundRerank, ids: readonly string[]): Promise<Passage[]>;
+}
+
+/**
+ * Passages given inline by the request (a rerank API call): document ids are their positions
+ * in `texts`. Only text scorers can read them.
+ */
+export class InlinePassages implements PassageSource {
+  constructor(private readonly texts: readonly string[]) {}
+
+  async passages(stage: BoundRerank, ids: readonly string[]): Promise<Passage[]> {
+    if (stage.service.inputKind !== 'text')
+      throw planError(
+        `stage '${stage.label}': score service '${stage.service.name}' takes ${stage.service.inputKind} passages, and inline documents are text`,
+      );
+    return ids.map((id) => this.texts[Number(id)] ?? '');
+  }
+}
+
 /**
  * Fetches rerank passages for one pipeline run through the request's collection. Each
  * (view, id) is looked up once per run, and concurrent branches share a lookup in flight, so
  * `{a, b}M >> r` and `x >> {r1, r2}M` fetch every document once.
  */
-export class ContentFetcher {
+export class ContentFetcher implements PassageSource {
   readonly #content: ContentService;
   readonly #collection: string;
   readonly #pending = new Map<string, Promise<Passage | undefined>>();

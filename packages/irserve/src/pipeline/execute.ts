@@ -1,7 +1,7 @@
 import type { Scores } from '../engines/contract.js';
 import type { CallOptions } from '../registry/types.js';
 import type { BoundGroup, BoundRerank, BoundSearch, BoundSeq, BoundStage } from './bound.js';
-import type { ContentFetcher } from './content-fetcher.js';
+import type { PassageSource } from './content-fetcher.js';
 import type { StageRole } from './plan.js';
 import { emptyScores, topN, zipScores } from './scores.js';
 import type { Trace } from './trace.js';
@@ -9,7 +9,7 @@ import type { Trace } from './trace.js';
 /** What one pipeline run shares across its stages. */
 export interface RunContext {
   /** Present when the request names a collection (rerank stages need it). */
-  readonly fetcher: ContentFetcher | undefined;
+  readonly fetcher: PassageSource | undefined;
   readonly options: CallOptions;
   /** Present when the request asks for `explain`. */
   readonly trace: Trace | undefined;

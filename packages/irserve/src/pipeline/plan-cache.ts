@@ -15,17 +15,24 @@ export const PLAN_CACHE_SIZE = 512;
 export class PlanCache {
   readonly #plans: LRUCache<string, Plan>;
   readonly #aliases: AliasTable;
+  readonly #rootRole: 'search' | 'rerank';
 
-  constructor(aliases: AliasTable, size = PLAN_CACHE_SIZE) {
+  /** `rootRole` 'rerank' plans pipelines whose first stage reranks a given list. */
+  constructor(
+    aliases: AliasTable,
+    size = PLAN_CACHE_SIZE,
+    rootRole: 'search' | 'rerank' = 'search',
+  ) {
     this.#aliases = aliases;
     this.#plans = new LRUCache({ max: size });
+    this.#rootRole = rootRole;
   }
 
   /** The plan of a pipeline string; throws ERR_PIPELINE_SYNTAX or ERR_PIPELINE_PLAN. */
   get(pipeline: string): Plan {
     let plan = this.#plans.get(pipeline);
     if (!plan) {
-      plan = compilePlan(parsePipeline(pipeline), this.#aliases);
+      plan = compilePlan(parsePipeline(pipeline), this.#aliases, this.#rootRole);
       this.#plans.set(pipeline, plan);
     }
     return plan;

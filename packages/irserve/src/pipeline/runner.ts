@@ -10,7 +10,7 @@ import { withTimeout } from '../core/request-deadline.js';
 import { validatePipelineAliases } from './aliases.js';
 import { bindPlan } from './bind.js';
 import type { BoundPipeline } from './bound.js';
-import { ContentFetcher } from './content-fetcher.js';
+import { ContentFetcher, InlinePassages } from './content-fetcher.js';
 import { runSeq } from './execute.js';
 import { createPipelineCall, pipelineKey, type PipelineValue } from './pipeline-cache.js';
 import { PlanCache } from './plan-cache.js';
@@ -46,6 +46,7 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
   const table = validatePipelineAliases(deps.aliases, serviceNames);
   const sources = Object.freeze({ ...deps.aliases });
   const plans = new PlanCache(table);
+  const rerankPlans = new PlanCache(table, undefined, 'rerank');
   const cache = createPipelineCall(deps.cache, deps.logger);
 
   async function run(body: unknown, given: CallOptions = {}): Promise<Record<string, unknown>> {
@@ -88,7 +89,21 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
     return { scores: topN(flow.scores, request.limit), expanded: flow.expanded };
   }
 
-  return { run, aliases: () => ({ ...sources }) };
+  async function rerank(
+    pipeline: string,
+    query: string,
+    passages: readonly string[],
+    options: CallOptions = {},
+  ): Promise<Record<string, number>> {
+    const bound = bindPlan(rerankPlans.get(pipeline), { inline: true }, deps);
+    const input: Record<string, number> = {};
+    for (let i = 0; i < passages.length; i++) input[String(i)] = 0;
+    const fetcher = new InlinePassages(passages);
+    const flow = await runSeq(bound.root, query, input, { fetcher, options, trace: undefined });
+    return flow.scores;
+  }
+
+  return { run, rerank, aliases: () => ({ ...sources }) };
 }
 
 function explain(plan: Plan, trace: Trace, cached: boolean, enabled: boolean) {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Engine, InputKind, Role } from '../engines/contract.js';
+import type { Capability, Engine, InputKind } from '../engines/contract.js';
 import type { CallOptions, RoleIO, Service, ServiceResult } from '../registry/types.js';
 import { Batcher } from './batcher.js';
 import { cacheKeyFunction } from './cache-key.js';
@@ -11,7 +11,7 @@ import { unwrapItem } from './item-failure.js';
 
 export type ProcessorKind = 'batch' | 'single' | 'minimal';
 
-export interface ServiceSpec<R extends Role> {
+export interface ServiceSpec<R extends Capability> {
   name: string;
   role: R;
   engine: Engine;
@@ -34,7 +34,7 @@ export interface ServiceSpec<R extends Role> {
 }
 
 /** A service plus what the app needs to shut it down. */
-export interface BuiltService<R extends Role> extends Service<R> {
+export interface BuiltService<R extends Capability> extends Service<R> {
   close(): Promise<void>;
 }
 
@@ -57,7 +57,7 @@ function effectiveDeadline(options: CallOptions | undefined, timeoutMs: number |
  * const service = buildService({ name: 'bm25', role: 'search', engine, ...options });
  * await service.call({ query: 'q', limit: 10 }, { deadline: Date.now() + 1000 });
  */
-export function buildService<R extends Role>(spec: ServiceSpec<R>): BuiltService<R> {
+export function buildService<R extends Capability>(spec: ServiceSpec<R>): BuiltService<R> {
   type Req = RoleIO[R]['request'];
   type Res = RoleIO[R]['result'];
   const engineCall = engineBatchCall(spec.engine, spec.role, spec.name);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Role } from '../engines/contract.js';
+import type { Capability } from '../engines/contract.js';
 import type { RoleIO } from '../registry/types.js';
 
 /** Longest key JSON kept as it is; longer ones are hashed so keys stay small in the store. */
@@ -78,7 +78,9 @@ const CORE_FIELDS = {
   score: ['query', 'passages'],
   decompose_query: ['query', 'limit'],
   fuse: ['query', 'rankings'],
-} as const satisfies Record<Role, readonly string[]>;
+  embed: ['text', 'kind'],
+  embed_sparse: ['text', 'kind'],
+} as const satisfies Record<Capability, readonly string[]>;
 
 /**
  * Builds the cache key function of a service (DESIGN section 4): every field the engine
@@ -91,7 +93,7 @@ const CORE_FIELDS = {
  * const key = cacheKeyFunction('search', 'bm25', []);
  * key({ query: 'q', limit: 10 }) !== key({ query: 'q', limit: 10, instruction: 'x' }); // true
  */
-export function cacheKeyFunction<R extends Role>(
+export function cacheKeyFunction<R extends Capability>(
   role: R,
   service: string,
   excluded: readonly string[],
@@ -128,6 +130,12 @@ export function cacheKeyFunction<R extends Role>(
       return (request) => {
         const r = request as RoleIO['fuse']['request'];
         return withRest(r, [r.query, r.rankings]);
+      };
+    case 'embed':
+    case 'embed_sparse':
+      return (request) => {
+        const r = request as RoleIO['embed']['request'];
+        return withRest(r, [r.text, r.kind]);
       };
   }
   throw new TypeError(`unknown role ${String(role)}`);

@@ -1,4 +1,4 @@
-import type { Role } from '../engines/contract.js';
+import type { Capability } from '../engines/contract.js';
 import { IrserveError } from '../errors.js';
 import type { RoleIO } from '../registry/types.js';
 import { ItemFailure } from './item-failure.js';
@@ -51,14 +51,43 @@ function checkStringList(service: string, value: unknown, index: number): void {
   }
 }
 
+function checkVector(service: string, value: unknown, index: number): void {
+  if (!(value instanceof Float32Array) || value.length === 0)
+    throw engineError(
+      service,
+      `returned ${describe(value)} for request ${index}; expected a non-empty Float32Array`,
+    );
+  for (const x of value) {
+    if (!Number.isFinite(x))
+      throw engineError(service, `returned a vector with a non-finite value for request ${index}`);
+  }
+}
+
+function checkSparseVector(service: string, value: unknown, index: number): void {
+  const { indices, values } = (value ?? {}) as { indices?: unknown; values?: unknown };
+  const numbers = (list: unknown): list is number[] =>
+    Array.isArray(list) && list.every((x) => typeof x === 'number' && Number.isFinite(x));
+  if (!numbers(indices) || !numbers(values) || indices.length !== values.length)
+    throw engineError(
+      service,
+      `returned ${describe(value)} for request ${index}; expected {indices, values}: two number lists of one length`,
+    );
+  if (indices.some((i) => !Number.isInteger(i) || i < 0))
+    throw engineError(
+      service,
+      `returned a sparse index that is not a non-negative integer for request ${index}`,
+    );
+}
+
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
   return `a value of type ${typeof value}`;
 }
 
 /** Throws ERR_ENGINE when `value` is not a valid result of `role` for `request`. */
-function checkOne(role: Role, service: string, request: unknown, value: unknown, index: number) {
+function checkOne(role: Capability, service: string, request: unknown, value: unknown, index: number) {
   switch (role) {
     case 'search':
     case 'fuse':
@@ -75,6 +104,12 @@ function checkOne(role: Role, service: string, request: unknown, value: unknown,
     case 'decompose_query':
       checkStringList(service, value, index);
       break;
+    case 'embed':
+      checkVector(service, value, index);
+      break;
+    case 'embed_sparse':
+      checkSparseVector(service, value, index);
+      break;
   }
 }
 
@@ -86,7 +121,7 @@ function checkOne(role: Role, service: string, request: unknown, value: unknown,
  * @example
  * checkResults('search', 'bm25', [{ query: 'q', limit: 1 }], [{ d1: 1 }]); // [{ d1: 1 }]
  */
-export function checkResults<R extends Role>(
+export function checkResults<R extends Capability>(
   role: R,
   service: string,
   requests: readonly RoleIO[R]['request'][],

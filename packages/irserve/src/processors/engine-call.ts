@@ -1,4 +1,4 @@
-import { ROLE_METHOD, type Engine, type Role } from '../engines/contract.js';
+import { CAPABILITY_METHOD, type Capability, type Engine } from '../engines/contract.js';
 import { IrserveError, knownIrserveError } from '../errors.js';
 import type { RoleIO } from '../registry/types.js';
 import type { BatchContext } from './batcher.js';
@@ -6,13 +6,13 @@ import { checkResults } from './check-results.js';
 import { raceAbort } from './deadline.js';
 import type { ItemFailure } from './item-failure.js';
 
-type BatchMethod<R extends Role> = (
+type BatchMethod<R extends Capability> = (
   requests: RoleIO[R]['request'][],
   options?: { signal?: AbortSignal },
 ) => Promise<RoleIO[R]['result'][]>;
 
 /** A checked engine batch call: one result, or one ItemFailure, per request. */
-export type CheckedBatchCall<R extends Role> = (
+export type CheckedBatchCall<R extends Capability> = (
   requests: RoleIO[R]['request'][],
   context?: Partial<BatchContext>,
 ) => Promise<(RoleIO[R]['result'] | ItemFailure)[]>;
@@ -28,12 +28,12 @@ export type CheckedBatchCall<R extends Role> = (
  * const call = engineBatchCall(engine, 'search', 'bm25');
  * const [scores] = await call([{ query: 'q', limit: 10 }], { signal });
  */
-export function engineBatchCall<R extends Role>(
+export function engineBatchCall<R extends Capability>(
   engine: Engine,
   role: R,
   service: string,
 ): CheckedBatchCall<R> {
-  const methodName = ROLE_METHOD[role];
+  const methodName = CAPABILITY_METHOD[role];
   const method = (engine as Record<string, unknown>)[methodName];
   if (typeof method !== 'function') {
     const className = engine.constructor?.name ?? 'engine';

@@ -1,5 +1,5 @@
 import { closest } from '../config/suggest.js';
-import { type EngineClass, isEngineClass, rolesOf } from '../engines/contract.js';
+import { type EngineClass, capabilitiesOf, isEngineClass } from '../engines/contract.js';
 
 /** Engine classes by name (built-ins, installed extras and `file_imports`). One per app. */
 export class EngineTypes {
@@ -9,7 +9,7 @@ export class EngineTypes {
   register(engineClass: EngineClass, origin = 'built-in'): void {
     if (!isEngineClass(engineClass)) {
       throw new TypeError(
-        `${String((engineClass as { name?: string }).name)} from ${origin} is not an engine class: it defines none of searchBatch, scoreBatch, fuseBatch, decomposeQueryBatch`,
+        `${String((engineClass as { name?: string }).name)} from ${origin} is not an engine class: it defines none of searchBatch, scoreBatch, fuseBatch, decomposeQueryBatch, embedBatch, embedSparseBatch`,
       );
     }
     const existing = this.#classes.get(engineClass.name);
@@ -39,7 +39,8 @@ export class EngineTypes {
     return [...this.#classes.keys()];
   }
 
+  /** The roles and extra capabilities (embed, embed_sparse) of the engine of that name. */
   roles(name: string) {
-    return rolesOf(this.get(name));
+    return capabilitiesOf(this.get(name));
   }
 }

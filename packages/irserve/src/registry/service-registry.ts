@@ -1,14 +1,14 @@
-import type { Role } from '../engines/contract.js';
+import type { Capability } from '../engines/contract.js';
 import { IrserveError } from '../errors.js';
 import type { BuiltService } from '../processors/build-service.js';
 import type { Service, ServiceLookup } from './types.js';
 
 /** The app's services by (role, name). An instance per app: no module-level state. */
 export class ServiceRegistry implements ServiceLookup {
-  readonly #byRole = new Map<Role, Map<string, BuiltService<Role>>>();
+  readonly #byRole = new Map<Capability, Map<string, BuiltService<Capability>>>();
 
   /** Adds a service; a second service of the same name and role is an error. */
-  add(service: BuiltService<Role>): void {
+  add(service: BuiltService<Capability>): void {
     let services = this.#byRole.get(service.role);
     if (!services) {
       services = new Map();
@@ -19,7 +19,7 @@ export class ServiceRegistry implements ServiceLookup {
     services.set(service.name, service);
   }
 
-  get<R extends Role>(role: R, name: string): Service<R> {
+  get<R extends Capability>(role: R, name: string): Service<R> {
     const service = this.#byRole.get(role)?.get(name);
     if (!service) {
       throw new IrserveError(
@@ -33,11 +33,11 @@ export class ServiceRegistry implements ServiceLookup {
     return service as unknown as Service<R>;
   }
 
-  has(role: Role, name: string): boolean {
+  has(role: Capability, name: string): boolean {
     return this.#byRole.get(role)?.has(name) ?? false;
   }
 
-  names(role: Role): string[] {
+  names(role: Capability): string[] {
     return [...(this.#byRole.get(role)?.keys() ?? [])];
   }
 

@@ -2,21 +2,26 @@
  * The service registry as the rest of irserve sees it: (name, role) to a callable service.
  */
 import type {
+  Capability,
   DecomposeRequest,
+  EmbedRequest,
   FuseRequest,
   InputKind,
   Role,
   ScoreRequest,
   Scores,
   SearchRequest,
+  SparseVector,
 } from '../engines/contract.js';
 
-/** Request and result types of each role. */
+/** Request and result types of each role and extra capability. */
 export interface RoleIO {
   search: { request: SearchRequest; result: Scores };
   score: { request: ScoreRequest; result: number[] };
   fuse: { request: FuseRequest; result: Scores };
   decompose_query: { request: DecomposeRequest; result: string[] };
+  embed: { request: EmbedRequest; result: Float32Array };
+  embed_sparse: { request: EmbedRequest; result: SparseVector };
 }
 
 export interface CallOptions {
@@ -42,8 +47,8 @@ export interface ServiceResult<T> {
   timestamp: number;
 }
 
-/** A registered service for one role. */
-export interface Service<R extends Role = Role> {
+/** A registered service for one role (or extra capability). */
+export interface Service<R extends Capability = Role> {
   readonly name: string;
   readonly role: R;
   /** For search and score: the kind of input the engine takes. */
@@ -63,8 +68,8 @@ export interface Service<R extends Role = Role> {
 
 export interface ServiceLookup {
   /** The service of that name and role; throws ERR_SERVICE_NOT_FOUND. */
-  get<R extends Role>(role: R, name: string): Service<R>;
-  has(role: Role, name: string): boolean;
+  get<R extends Capability>(role: R, name: string): Service<R>;
+  has(role: Capability, name: string): boolean;
   /** Names of the services of a role, in registration order. */
-  names(role: Role): string[];
+  names(role: Capability): string[];
 }

@@ -8,6 +8,7 @@ const GRPC_NAMES: Record<number, string> = {
   3: 'INVALID_ARGUMENT',
   4: 'DEADLINE_EXCEEDED',
   5: 'NOT_FOUND',
+  7: 'PERMISSION_DENIED',
   8: 'RESOURCE_EXHAUSTED',
   13: 'INTERNAL',
   14: 'UNAVAILABLE',

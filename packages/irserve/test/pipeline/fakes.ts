@@ -13,7 +13,7 @@ import type {
   TextDocument,
   ViewKind,
 } from '../../src/collections/types.js';
-import { ROLES, type InputKind, type Role } from '../../src/engines/contract.js';
+import { ROLES, type Capability, type InputKind, type Role } from '../../src/engines/contract.js';
 import { IrserveError } from '../../src/errors.js';
 import type { RoleIO, Service, ServiceLookup } from '../../src/registry/types.js';
 
@@ -53,18 +53,18 @@ export class FakeServices implements ServiceLookup {
     return this;
   }
 
-  get<R extends Role>(role: R, name: string): Service<R> {
+  get<R extends Capability>(role: R, name: string): Service<R> {
     const service = this.#services.get(`${role}:${name}`);
     if (!service)
       throw new IrserveError('ERR_SERVICE_NOT_FOUND', `Service '${name}' not found for ${role}`);
     return service as unknown as Service<R>;
   }
 
-  has(role: Role, name: string): boolean {
+  has(role: Capability, name: string): boolean {
     return this.#services.has(`${role}:${name}`);
   }
 
-  names(role: Role): string[] {
+  names(role: Capability): string[] {
     return [...this.#services.values()].filter((s) => s.role === role).map((s) => s.name);
   }
 

@@ -29,16 +29,20 @@ function fromFastify(error: FastifyError): IrserveError | undefined {
   return undefined;
 }
 
+/** Anything thrown while answering an HTTP request, as a catalog error. */
+export function httpError(error: unknown): IrserveError {
+  return error instanceof IrserveError
+    ? error
+    : (fromFastify(error as FastifyError) ?? toIrserveError(error));
+}
+
 /** The one place errors become HTTP responses: status from the catalog, `{"error","code"}` body. */
 export function sendError(
   error: unknown,
   request: FastifyRequest,
   reply: FastifyReply,
 ): FastifyReply {
-  const mapped =
-    error instanceof IrserveError
-      ? error
-      : (fromFastify(error as FastifyError) ?? toIrserveError(error));
+  const mapped = httpError(error);
   const level = failureLevel(mapped);
   if (level === 'error')
     request.log.error({ err: error, code: mapped.code, reqId: request.id }, mapped.message);

@@ -10,6 +10,11 @@ import { createBodySerializer } from './serialize.js';
 import { coreRoutes } from './routes/core.js';
 import { contentRoutes } from './routes/content.js';
 import { pipelineRoutes } from './routes/pipeline.js';
+import type { CompatConfig } from '../../config/compat-schema.js';
+import { compatRoutes } from '../compat/index.js';
+import type { McpConfig } from '../../config/mcp-schema.js';
+import { mcpRoutes } from '../mcp/http.js';
+import type { McpOptions } from '../mcp/server.js';
 
 export interface HttpOptions {
   /** Bearer token; undefined means no authentication. */
@@ -18,11 +23,22 @@ export interface HttpOptions {
   logger: Logger;
   /** Extra keys merged into `/avail` (for example `grpc_port`). */
   availExtras?: () => Record<string, unknown>;
+  /** Model names of the provider-compatible routes (config `compat`); absent: services by name. */
+  compat?: CompatConfig;
+  /** The `/mcp` endpoint (config `mcp`) and what its tools describe; absent: served with defaults. */
+  mcp?: McpConfig & McpOptions;
 }
 
 const OPEN_PATHS = new Set(['/ping']);
 /** Seconds a client should wait before retrying a request refused while the server drains. */
 const SHUTDOWN_RETRY_AFTER = 5;
+const DEFAULT_COMPAT: CompatConfig = {
+  embeddings: {},
+  rerank: {},
+  sparse_embeddings: {},
+  expose_services: true,
+  tei: {},
+};
 
 /** Builds the Fastify server: auth, request ids, one log line per request, routes, errors. */
 export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyInstance {
@@ -129,5 +145,8 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
   coreRoutes(server, core, options.availExtras ?? (() => ({})));
   contentRoutes(server, core);
   pipelineRoutes(server, core);
+  compatRoutes(server, core, options.compat ?? DEFAULT_COMPAT);
+  const mcp = options.mcp ?? { enabled: true, allowed_origins: [], allowed_hosts: [] };
+  if (mcp.enabled) mcpRoutes(server, core, mcp, mcp);
   return server;
 }

@@ -1,0 +1,56 @@
+import { parseArgs } from 'node:util';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { pino } from 'pino';
+import { createApp } from '../app.js';
+import { serviceDescriptions } from '../app/assemble.js';
+import { loadConfigFile } from '../config/load.js';
+import { createMcpServer } from '../transports/mcp/server.js';
+import { UsageError } from './serve.js';
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/**
+ * `irserve mcp <config.json> [--log-level warn]`: the config's services as an MCP server over
+ * stdio (what Claude Desktop and other MCP clients launch). stdout carries the protocol, so
+ * logs go to stderr. Runs until the client closes stdin or a signal arrives.
+ *
+ * @example
+ * // claude_desktop_config.json: {"mcpServers": {"irserve": {"command": "npx", "args": ["irserve", "mcp", "/path/config.json"]}}}
+ */
+export async function mcpCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { 'log-level': { type: 'string', default: 'warn' } },
+  });
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length === 0
+        ? 'irserve mcp: missing <config.json>'
+        : `irserve mcp: unexpected arguments: ${positionals.slice(1).join(' ')}`,
+    );
+  const level = values['log-level'];
+  if (!LEVELS.includes(level))
+    throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')}`);
+  const logger = pino({ level }, pino.destination(2));
+  const { config, configDir } = await loadConfigFile(positionals[0]!);
+  const app = await createApp(config, { logger, configDir, interactive: false });
+  try {
+    await app.start();
+    const mcp = createMcpServer(app.core, { descriptions: serviceDescriptions(app.config) });
+    const transport = new StdioServerTransport();
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = resolve;
+      process.stdin.once('end', resolve);
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await mcp.connect(transport);
+    logger.info('irserve MCP server on stdio');
+    await closed;
+    await mcp.close();
+    return 0;
+  } finally {
+    await app.close();
+  }
+}

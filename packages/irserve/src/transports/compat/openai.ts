@@ -1,0 +1,130 @@
+/**
+ * OpenAI `POST /v1/embeddings` and `GET /v1/models` (https://platform.openai.com/docs/api-reference/embeddings),
+ * served from embed services through their processors (batched and cached per text).
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppCore } from '../../core/app-core.js';
+import { MAX_EMBED_INPUTS, embedTexts, vectorBase64, vectorList } from '../../core/embed.js';
+import { parseRequest } from '../../core/validate.js';
+import type { EmbedKind } from '../../engines/contract.js';
+import { IrserveError, badRequest } from '../../errors.js';
+import { callOptions } from '../http/call-options.js';
+import { INPUT_TYPES } from './input-kind.js';
+import type { EmbeddingModel, ModelCatalog } from './models.js';
+import { providerScope } from './provider-errors.js';
+import { approximateTokens, truncateVector } from './vectors.js';
+
+const text = z
+  .string({ error: 'must be a string or an array of strings' })
+  .min(1, 'must not be empty')
+  .max(1_000_000, 'is too long (at most 1,000,000 characters)');
+
+/** The request body; unknown fields (`user`) are accepted and ignored, as OpenAI does. */
+export const openAiEmbeddingsRequestSchema = z.looseObject({
+  model: z.string({ error: 'must be a string naming a model' }).min(1, 'must not be empty'),
+  input: z.union(
+    [
+      text,
+      z
+        .array(text, { error: 'must be a string or an array of strings' })
+        .min(1, 'must not be empty')
+        .max(MAX_EMBED_INPUTS, `has too many items (at most ${MAX_EMBED_INPUTS})`),
+    ],
+    { error: 'must be a string or an array of strings' },
+  ),
+  encoding_format: z.enum(['float', 'base64'], { error: 'must be "float" or "base64"' }).optional(),
+  dimensions: z
+    .number({ error: 'must be a positive integer' })
+    .int('must be a positive integer')
+    .positive('must be a positive integer')
+    .optional(),
+  /** irserve extension: embed as a query or a passage (Cohere, Voyage and Jina spellings too). */
+  input_type: z
+    .enum(Object.keys(INPUT_TYPES) as [string, ...string[]], {
+      error: `must be one of ${Object.keys(INPUT_TYPES).join(', ')}`,
+    })
+    .optional(),
+});
+
+/** Token arrays (what tiktoken-based clients send) cannot be embedded without the model's vocabulary. */
+function rejectTokenArrays(body: unknown): void {
+  const input = (body as { input?: unknown } | null)?.input;
+  if (Array.isArray(input) && input.some((item) => typeof item === 'number' || Array.isArray(item)))
+    throw badRequest(
+      'input: token arrays are not supported; send text (in LangChain set check_embedding_ctx_length=False)',
+      { fields: ['input'] },
+    );
+}
+
+function sized(model: EmbeddingModel, vector: Float32Array, dimensions: number | undefined) {
+  if (dimensions === undefined || dimensions === vector.length) return vector;
+  if (!model.matryoshka)
+    throw badRequest(
+      `dimensions: model '${model.id}' gives ${vector.length}-dimensional vectors and was not declared Matryoshka (compat.embeddings.${model.id}.matryoshka)`,
+      { fields: ['dimensions'] },
+    );
+  if (dimensions > vector.length)
+    throw badRequest(`dimensions: model '${model.id}' gives at most ${vector.length}`, {
+      fields: ['dimensions'],
+    });
+  return truncateVector(vector, dimensions);
+}
+
+/**
+ * Answers one `/v1/embeddings` body.
+ *
+ * @example
+ * await openAiEmbeddings(core, models, { model: 'e5', input: ['a', 'b'] })
+ * // { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [...] }, ...], model: 'e5', usage }
+ */
+export async function openAiEmbeddings(
+  core: AppCore,
+  models: ModelCatalog,
+  body: unknown,
+  options?: Parameters<typeof embedTexts>[4],
+): Promise<Record<string, unknown>> {
+  rejectTokenArrays(body);
+  const request = parseRequest(openAiEmbeddingsRequestSchema, body);
+  const model = models.embedding(request.model);
+  const texts = typeof request.input === 'string' ? [request.input] : request.input;
+  const kind: EmbedKind =
+    request.input_type !== undefined ? INPUT_TYPES[request.input_type]! : model.kind;
+  const { vectors } = await embedTexts(
+    core,
+    'embed',
+    texts,
+    { service: model.service, kind },
+    options,
+  );
+  const base64 = request.encoding_format === 'base64';
+  const data = vectors.map((vector, index) => {
+    const out = sized(model, vector, request.dimensions);
+    return { object: 'embedding', index, embedding: base64 ? vectorBase64(out) : vectorList(out) };
+  });
+  const tokens = texts.reduce((sum, t) => sum + approximateTokens(t), 0);
+  return {
+    object: 'list',
+    data,
+    model: model.id,
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  };
+}
+
+/** Registers `/v1/embeddings` and `/v1/models` (with `/v1/models/<id>`, ids may hold `/`). */
+export function openAiRoutes(server: FastifyInstance, core: AppCore, models: ModelCatalog): void {
+  providerScope(server, 'openai', (scope) => {
+    scope.post('/v1/embeddings', (request) =>
+      openAiEmbeddings(core, models, request.body, callOptions(request)),
+    );
+    scope.get('/v1/models', async () => ({ object: 'list', data: models.list() }));
+    scope.get('/v1/models/*', async (request) => {
+      const id = (request.params as { '*': string })['*'];
+      const found = models.list().find((model) => model.id === id);
+      if (found) return found;
+      throw new IrserveError('ERR_SERVICE_NOT_FOUND', `model '${id}' does not exist`, {
+        details: { model: id },
+      });
+    });
+  });
+}

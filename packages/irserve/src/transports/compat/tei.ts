@@ -1,0 +1,157 @@
+/**
+ * Hugging Face Text Embeddings Inference routes: `POST /embed`, `/rerank`, `/embed_sparse`
+ * (https://huggingface.github.io/text-embeddings-inference/). TEI serves one model per server,
+ * so the routes carry no model name: `compat.tei` picks it. `/embed` and `/embed_sparse` are
+ * also irserve's own routes; a body with `inputs` is TEI's, a body with `service` irserve's.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppCore } from '../../core/app-core.js';
+import { embed, embedSparse } from '../../core/embed-request.js';
+import { MAX_EMBED_INPUTS, embedTexts, vectorList } from '../../core/embed.js';
+import { parseRequest } from '../../core/validate.js';
+import type { CallOptions } from '../../registry/types.js';
+import { callOptions } from '../http/call-options.js';
+import { sendError } from '../http/errors.js';
+import type { ModelCatalog } from './models.js';
+import { providerErrorHandler, providerScope } from './provider-errors.js';
+import { MAX_RERANK_DOCUMENTS, ranked, rerankTexts } from './rerank.js';
+import { normalizeVector, truncateVector } from './vectors.js';
+
+const text = z
+  .string({ error: 'must be a string or an array of strings' })
+  .max(1_000_000, 'is too long (at most 1,000,000 characters)');
+const inputs = z.union(
+  [
+    text,
+    z
+      .array(text, { error: 'must be a string or an array of strings' })
+      .min(1, 'must not be empty')
+      .max(MAX_EMBED_INPUTS, `has too many items (at most ${MAX_EMBED_INPUTS})`),
+  ],
+  { error: 'must be a string or an array of strings' },
+);
+/** TEI's `prompt_name`: `query` embeds as a query, any other name as a passage. */
+const promptName = z.string({ error: 'must be a string' }).optional();
+
+export const teiEmbedRequestSchema = z.looseObject({
+  inputs,
+  normalize: z.boolean({ error: 'must be true or false' }).default(true),
+  truncate: z.boolean({ error: 'must be true or false' }).optional(),
+  prompt_name: promptName,
+  dimensions: z
+    .number({ error: 'must be a positive integer' })
+    .int('must be a positive integer')
+    .positive('must be a positive integer')
+    .optional(),
+});
+
+export const teiRerankRequestSchema = z.looseObject({
+  query: z.string({ error: 'must be a string' }).max(1_000_000),
+  // Bounded by `body_limit`, as `/score` passages are (a per-string check triples the parse).
+  texts: z
+    .array(z.string(), { error: 'must be an array of strings' })
+    .max(MAX_RERANK_DOCUMENTS, `has too many texts (at most ${MAX_RERANK_DOCUMENTS})`),
+  raw_scores: z.boolean({ error: 'must be true or false' }).optional(),
+  return_text: z.boolean({ error: 'must be true or false' }).default(false),
+  truncate: z.boolean({ error: 'must be true or false' }).optional(),
+});
+
+export const teiSparseRequestSchema = z.looseObject({ inputs, prompt_name: promptName });
+
+const list = (value: string | string[]) => (typeof value === 'string' ? [value] : value);
+
+/** TEI `/embed`: a list of vectors, unit length unless `normalize` is false. */
+export async function teiEmbed(
+  core: AppCore,
+  models: ModelCatalog,
+  body: unknown,
+  options?: CallOptions,
+) {
+  const request = parseRequest(teiEmbedRequestSchema, body);
+  const model = models.embedding(models.teiModel('embed'));
+  const kind = request.prompt_name === 'query' ? 'query' : model.kind;
+  const texts = list(request.inputs);
+  const { vectors } = await embedTexts(
+    core,
+    'embed',
+    texts,
+    { service: model.service, kind },
+    options,
+  );
+  return vectors.map((vector) => {
+    const dims = request.dimensions;
+    if (dims !== undefined && dims < vector.length && model.matryoshka)
+      return vectorList(truncateVector(vector, dims));
+    return vectorList(request.normalize ? normalizeVector(vector) : vector);
+  });
+}
+
+/** TEI `/rerank`: `[{index, score, text?}]`, best first. */
+export async function teiRerank(
+  core: AppCore,
+  models: ModelCatalog,
+  body: unknown,
+  options?: CallOptions,
+) {
+  const request = parseRequest(teiRerankRequestSchema, body);
+  const model = models.rerank(models.teiModel('rerank'));
+  const scores = await rerankTexts(core, model, request.query, request.texts, options);
+  return ranked(scores).map(([index, score]) => ({
+    index,
+    score,
+    ...(request.return_text ? { text: request.texts[index] } : {}),
+  }));
+}
+
+/** TEI `/embed_sparse`: per input, the non-zero `{index, value}` pairs. */
+export async function teiEmbedSparse(
+  core: AppCore,
+  models: ModelCatalog,
+  body: unknown,
+  options?: CallOptions,
+) {
+  const request = parseRequest(teiSparseRequestSchema, body);
+  const model = models.embedding(models.teiModel('embed_sparse'), 'sparse_embeddings');
+  const kind = request.prompt_name === 'query' ? 'query' : model.kind;
+  const texts = list(request.inputs);
+  const { vectors } = await embedTexts(
+    core,
+    'embed_sparse',
+    texts,
+    { service: model.service, kind },
+    options,
+  );
+  return vectors.map(({ indices, values }) =>
+    indices.map((index, i) => ({ index, value: values[i] ?? 0 })),
+  );
+}
+
+/** Whether a `/embed` or `/embed_sparse` body is TEI's (it has `inputs`). */
+const isTei = (body: unknown) =>
+  body !== null && typeof body === 'object' && Object.hasOwn(body, 'inputs');
+
+/**
+ * Registers `/embed`, `/embed_sparse` (TEI or irserve by body, and each answers errors in the
+ * shape of the body's kind) and TEI `/rerank`.
+ */
+export function teiRoutes(server: FastifyInstance, core: AppCore, models: ModelCatalog): void {
+  const teiErrors = providerErrorHandler('tei');
+  const byBody: Parameters<typeof providerScope>[1] = (error, request, reply) =>
+    isTei(request.body) || request.url.startsWith('/rerank')
+      ? teiErrors(error, request, reply)
+      : sendError(error, request, reply);
+  providerScope(server, byBody, (scope) => {
+    scope.post('/embed', (request) =>
+      isTei(request.body)
+        ? teiEmbed(core, models, request.body, callOptions(request))
+        : embed(core, request.body, callOptions(request)),
+    );
+    scope.post('/embed_sparse', (request) =>
+      isTei(request.body)
+        ? teiEmbedSparse(core, models, request.body, callOptions(request))
+        : embedSparse(core, request.body, callOptions(request)),
+    );
+    scope.post('/rerank', (request) => teiRerank(core, models, request.body, callOptions(request)));
+  });
+}
