@@ -8,6 +8,7 @@ import {
 } from '../../src/engines/contract.js';
 import { cacheKeyFunction } from '../../src/processors/cache-key.js';
 import { checkResults } from '../../src/processors/check-results.js';
+import { unwrapItem } from '../../src/processors/item-failure.js';
 import { EngineTypes } from '../../src/registry/engine-types.js';
 import { CountSparse, HashEmbedder, TinyDense } from './engines.js';
 
@@ -44,28 +45,28 @@ describe('the embed capabilities of the engine contract', () => {
 
   it('checks embed results: Float32Array of finite values, one per request', () => {
     const requests = [{ text: 'a', kind: 'query' as const }];
-    expect(() => checkResults('embed', 's', requests, [new Float32Array([1, 2])])).not.toThrow();
-    expect(() => checkResults('embed', 's', requests, [[1, 2]])).toThrow(
-      /expected a non-empty Float32Array/,
-    );
-    expect(() => checkResults('embed', 's', requests, [new Float32Array(0)])).toThrow(/non-empty/);
-    expect(() => checkResults('embed', 's', requests, [new Float32Array([NaN])])).toThrow(
-      /non-finite/,
-    );
+    // A malformed item fails alone (an ItemFailure in its slot); a wrong count fails the batch.
+    const check = (role: 'embed' | 'embed_sparse', value: unknown) => () =>
+      checkResults(role, 's', requests, [value]).map(unwrapItem);
+    expect(check('embed', new Float32Array([1, 2]))).not.toThrow();
+    expect(check('embed', [1, 2])).toThrow(/expected a non-empty Float32Array/);
+    expect(check('embed', new Float32Array(0))).toThrow(/non-empty/);
+    expect(check('embed', new Float32Array([NaN]))).toThrow(/non-finite/);
     expect(() => checkResults('embed', 's', requests, [])).toThrow(/0 results for a batch of 1/);
-    expect(() =>
-      checkResults('embed_sparse', 's', requests, [{ indices: [1, 2], values: [0.5] }]),
-    ).toThrow(/two number lists of one length/);
-    expect(() =>
-      checkResults('embed_sparse', 's', requests, [{ indices: [-1], values: [0.5] }]),
-    ).toThrow(/non-negative integer/);
+    expect(check('embed_sparse', { indices: [1, 2], values: [0.5] })).toThrow(
+      /two number lists of one length/,
+    );
+    expect(check('embed_sparse', { indices: [-1], values: [0.5] })).toThrow(/non-negative integer/);
   });
 
-  it('caches by (text, kind) plus cache_key_fields', () => {
-    const key = cacheKeyFunction('embed', 'svc', ['lang']);
+  it('caches by every field but those excluded (cache_key_exclude)', () => {
+    const key = cacheKeyFunction('embed', 'svc', ['trace']);
     expect(key({ text: 'a', kind: 'query' })).not.toBe(key({ text: 'a', kind: 'passage' }));
     expect(key({ text: 'a', kind: 'query', lang: 'en' })).not.toBe(
       key({ text: 'a', kind: 'query', lang: 'de' }),
+    );
+    expect(key({ text: 'a', kind: 'query', trace: 1 })).toBe(
+      key({ text: 'a', kind: 'query', trace: 2 }),
     );
     expect(key({ text: 'a', kind: 'query' })).toMatch(/^svc:/);
   });

@@ -33,12 +33,16 @@ export function hashVector(text: string, dim: number): Float32Array {
 /** Embeds `prompt + text`; records every batch it receives. */
 export class HashEmbedder {
   static batches: EmbedRequest[][] = [];
+  /** Milliseconds each batch takes: a busy engine is what makes a burst queue into batches. */
+  static delayMs = 0;
   readonly dim: number;
   constructor({ config }: { config: Record<string, unknown> }) {
     this.dim = typeof config.dim === 'number' ? config.dim : 16;
   }
   async embedBatch(requests: EmbedRequest[]): Promise<Float32Array[]> {
     HashEmbedder.batches.push(requests);
+    if (HashEmbedder.delayMs > 0)
+      await new Promise((resolve) => setTimeout(resolve, HashEmbedder.delayMs));
     return requests.map(({ text, kind }) => hashVector(PROMPTS[kind] + text, this.dim));
   }
 }

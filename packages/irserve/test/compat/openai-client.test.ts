@@ -111,8 +111,12 @@ describe('OpenAI /v1/embeddings with the official openai client', () => {
 
   it('batches a burst of calls and answers repeats from the cache', async () => {
     HashEmbedder.batches = [];
+    // Adaptive batching sends an idle engine each call at once; calls that arrive while a batch
+    // is in flight are gathered, so the engine is made to take a moment.
+    HashEmbedder.delayMs = 30;
     const texts = Array.from({ length: 40 }, (_, i) => `burst text ${i}`);
     await Promise.all(texts.map((input) => client.embeddings.create({ model: 'hash', input })));
+    HashEmbedder.delayMs = 0;
     const sizes = HashEmbedder.batches.map((b) => b.length);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(40);
     expect(Math.max(...sizes)).toBeGreaterThan(1);
