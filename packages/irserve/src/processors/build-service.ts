@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Engine, InputKind, Role } from '../engines/contract.js';
+import type { CacheEvent, ServiceObserver } from '../metrics/observer.js';
 import type { CallOptions, RoleIO, Service, ServiceResult } from '../registry/types.js';
 import { Batcher } from './batcher.js';
 import { cacheKeyFunction } from './cache-key.js';
@@ -24,6 +25,29 @@ export interface ServiceSpec<R extends Role> {
   cache: CacheStore<CacheEntry<RoleIO[R]['result']>> | undefined;
   cacheKeyFields: readonly string[];
   logger: Logger;
+  /** Metrics of the batches and engine calls (optional: none without metrics). */
+  observer?: ServiceObserver | undefined;
+  /** Cache hits and misses (optional). */
+  onCacheEvent?: ((event: CacheEvent) => void) | undefined;
+}
+
+/** The engine call, timed for the observer when there is one. */
+function observed<A extends unknown[], T>(
+  run: (...args: A) => Promise<T>,
+  observer: ServiceObserver | undefined,
+): (...args: A) => Promise<T> {
+  if (!observer) return run;
+  return async (...args) => {
+    const started = performance.now();
+    let ok = false;
+    try {
+      const result = await run(...args);
+      ok = true;
+      return result;
+    } finally {
+      observer.onEngine((performance.now() - started) / 1000, ok);
+    }
+  };
 }
 
 /** A service plus what the app needs to shut it down. */
@@ -40,7 +64,7 @@ const now = () => Date.now() / 1000;
 export function buildService<R extends Role>(spec: ServiceSpec<R>): BuiltService<R> {
   type Req = RoleIO[R]['request'];
   type Res = RoleIO[R]['result'];
-  const engineCall = engineBatchCall(spec.engine, spec.role, spec.name);
+  const engineCall = observed(engineBatchCall(spec.engine, spec.role, spec.name), spec.observer);
   const key = cacheKeyFunction(spec.role, spec.name, spec.cacheKeyFields);
   const log = spec.logger;
   let batcher: Batcher<Req, Res> | undefined;
@@ -53,9 +77,13 @@ export function buildService<R extends Role>(spec: ServiceSpec<R>): BuiltService
       maxQueue: spec.maxQueue,
       maxConcurrent: spec.maxConcurrentBatches,
       run: dedupeBatch(engineCall, key),
-      onBatch: (size, pending) => log.debug({ size, pending }, 'processing batch'),
+      onBatch: (size, pending) => {
+        spec.observer?.onBatch(size, pending);
+        log.debug({ size, pending }, 'processing batch');
+      },
     });
     const b = batcher;
+    spec.observer?.watchQueue(() => b.pending);
     call = async (request, options?: CallOptions) => ({
       value: await b.submit(request, options?.signal),
       cached: false,
@@ -73,6 +101,7 @@ export function buildService<R extends Role>(spec: ServiceSpec<R>): BuiltService
           store: spec.cache,
           key,
           onStoreError: (error) => log.warn({ err: error }, 'cache store failed'),
+          onLookup: spec.onCacheEvent,
         })
       : undefined;
   const finalCall = cached?.call ?? call;

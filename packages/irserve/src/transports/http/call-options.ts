@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { IrserveError } from '../../errors.js';
-import { HOPS_HEADER, MAX_HOPS } from '../../federation/remote-client.js';
+import { HOPS_HEADER, MAX_HOPS } from '../../federation/hops.js';
 import type { CallOptions } from '../../registry/types.js';
 
 /**

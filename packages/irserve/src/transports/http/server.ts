@@ -9,6 +9,10 @@ import { createBodySerializer } from './serialize.js';
 import { coreRoutes } from './routes/core.js';
 import { contentRoutes } from './routes/content.js';
 import { pipelineRoutes } from './routes/pipeline.js';
+import { metricsRoute } from './routes/metrics.js';
+import { uiRoutes } from './routes/ui.js';
+import { recordRequests } from './request-metrics.js';
+import type { AppMetrics } from '../../metrics/prometheus.js';
 
 export interface HttpOptions {
   /** Bearer token; undefined means no authentication. */
@@ -17,9 +21,14 @@ export interface HttpOptions {
   logger: Logger;
   /** Extra keys merged into `/avail` (for example `grpc_port`). */
   availExtras?: () => Record<string, unknown>;
+  /** Record request metrics; `route` also serves `/metrics` here (not on a port of its own). */
+  metrics?: { metrics: AppMetrics; route: boolean } | undefined;
+  /** Serve the playground at `/ui` (default true). */
+  playground?: boolean;
 }
 
-const OPEN_PATHS = new Set(['/ping']);
+// The playground's static files hold no data; the calls the page makes are authenticated.
+const OPEN_PATHS = new Set(['/ping', '/ui/*']);
 
 /** Builds the Fastify server: auth, request ids, one log line per request, routes, errors. */
 export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyInstance {
@@ -102,6 +111,11 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
     return sendError(error, request, reply);
   });
 
+  if (options.metrics) {
+    recordRequests(server, core, options.metrics.metrics);
+    if (options.metrics.route) metricsRoute(server, options.metrics.metrics);
+  }
+  if (options.playground ?? true) uiRoutes(server);
   coreRoutes(server, core, options.availExtras ?? (() => ({})));
   contentRoutes(server, core);
   pipelineRoutes(server, core);
