@@ -10,6 +10,8 @@ export interface CliLoggerOptions {
   format: string;
   /** Whether stdout is a terminal (default: process.stdout.isTTY). */
   tty?: boolean;
+  /** Where lines go (default: stdout). */
+  destination?: NodeJS.WritableStream;
 }
 
 /**
@@ -26,7 +28,9 @@ export async function createCliLogger(options: CliLoggerOptions): Promise<Logger
     throw new UsageError(`--log-format must be one of ${LOG_FORMATS.join(', ')}`);
   const tty = options.tty ?? Boolean(process.stdout.isTTY);
   if (options.format === 'json' || (options.format === 'auto' && !tty))
-    return pino({ level: options.level });
+    return options.destination
+      ? pino({ level: options.level }, options.destination)
+      : pino({ level: options.level });
   const { default: pretty } = await import('pino-pretty');
   // Synchronous, in this thread: a worker-thread transport would cost start-up time, and a
   // terminal is never the bottleneck of a server.
@@ -36,6 +40,7 @@ export async function createCliLogger(options: CliLoggerOptions): Promise<Logger
     translateTime: 'SYS:HH:MM:ss.l',
     ignore: 'pid,hostname',
     singleLine: true,
+    ...(options.destination ? { destination: options.destination } : {}),
   });
   return pino({ level: options.level }, stream);
 }
