@@ -28,7 +28,7 @@ export interface HttpOptions {
 }
 
 // The playground's static files hold no data; the calls the page makes are authenticated.
-const OPEN_PATHS = new Set(['/ping', '/ui/*']);
+const OPEN_PATHS = new Set(['/ping', '/ui', '/ui/*']);
 
 /** Builds the Fastify server: auth, request ids, one log line per request, routes, errors. */
 export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyInstance {

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { IrserveError } from '../../../errors.js';
 
 const TYPES: Record<string, string> = {
@@ -16,15 +16,17 @@ const TYPES: Record<string, string> = {
 const packageDir = () => fileURLToPath(new URL('../../../../', import.meta.url));
 
 /**
- * The pipeline parser's compiled modules, served to the page so it checks syntax as you type
- * with the server's own parser (no second grammar to keep in step).
+ * Compiled modules the page imports: the pipeline parser, so it checks syntax as you type with
+ * the server's own grammar, and `irserve eval`'s qrels reader and nDCG. None touches Node APIs.
  */
-const PARSER_MODULES = [
+const SHARED_MODULES = [
   'errors.js',
   'pipeline/ast.js',
   'pipeline/lexer.js',
   'pipeline/parser.js',
   'pipeline/syntax-error.js',
+  'eval/files.js',
+  'eval/metrics.js',
 ];
 
 interface StaticFile {
@@ -40,7 +42,7 @@ async function listFiles(): Promise<Map<string, StaticFile>> {
     const type = TYPES[extname(name)];
     if (type) files.set(name, { path: join(root, 'ui', name), type });
   }
-  for (const module of PARSER_MODULES)
+  for (const module of SHARED_MODULES)
     files.set(`lib/${module}`, { path: join(root, 'dist', module), type: TYPES['.js']! });
   return files;
 }
@@ -61,15 +63,19 @@ export function uiRoutes(server: FastifyInstance): void {
     });
     return { body, type: file.type };
   };
-  server.get('/ui/*', async (request, reply) => {
-    // The page's relative URLs need the trailing slash.
-    if (request.url === '/ui' || request.url.startsWith('/ui?')) return reply.redirect('/ui/', 302);
-    const name = (request.params as { '*': string })['*'] || 'index.html';
+  const send = async (reply: FastifyReply, name: string) => {
     const { body, type } = await serve(name);
     return reply
       .header('content-type', type)
       .header('x-content-type-options', 'nosniff')
       .header('cache-control', 'no-cache')
       .send(body);
-  });
+  };
+  // `/ui` and `/ui/` are one route (ignoreTrailingSlash); the page's relative URLs need the slash.
+  server.get('/ui', async (request, reply) =>
+    request.url.split('?')[0] === '/ui' ? reply.redirect('/ui/', 302) : send(reply, 'index.html'),
+  );
+  server.get('/ui/*', async (request, reply) =>
+    send(reply, (request.params as { '*': string })['*'] || 'index.html'),
+  );
 }
