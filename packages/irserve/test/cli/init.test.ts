@@ -33,7 +33,8 @@ async function run(argv: string[]) {
   return { code, stdout: out.join('\n'), stderr: err.join('\n') };
 }
 
-describe('irserve init', () => {
+// Each case builds BM25 indexes and starts an app: generous on a busy machine.
+describe('irserve init', { timeout: 90_000 }, () => {
   it('writes a config for a folder of JSONL files that then serves a search', async () => {
     const dir = await folder({
       'papers.jsonl': jsonl([

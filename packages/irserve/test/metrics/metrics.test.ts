@@ -64,7 +64,7 @@ describe('/metrics after a scripted sequence of requests', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     text = response.body;
-  });
+  }, 60_000);
   afterAll(() => app.close());
 
   it('counts requests per route, service and status, with latency histograms', () => {
@@ -86,11 +86,13 @@ describe('/metrics after a scripted sequence of requests', () => {
 
   it('reports batch sizes, engine time and queue depth per batching service', () => {
     const recording = { service: 'recording', role: 'search' };
-    expect(sample(text, 'irserve_batch_size_count', recording)).toBe(1);
+    // Four requests sent together: one batch of 4 (or more batches on a very slow machine).
+    const batches = sample(text, 'irserve_batch_size_count', recording)!;
+    expect(batches).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'irserve_batch_size_sum', recording)).toBe(4);
     expect(
       sample(text, 'irserve_engine_duration_seconds_count', { ...recording, outcome: 'ok' }),
-    ).toBe(1);
+    ).toBe(batches);
     expect(
       sample(text, 'irserve_engine_duration_seconds_count', {
         service: 'failing',

@@ -8,6 +8,9 @@ import { testApp } from '../helpers/app.js';
 import { chromiumPath } from '../helpers/chromium.js';
 
 const executablePath = chromiumPath();
+// Generous: the page waits on a server and a browser sharing a busy CI machine.
+const poll = <T>(read: () => T | Promise<T>) =>
+  expect.poll(read, { timeout: 20_000, interval: 100 });
 const KEY = 'ui-key';
 // A 1x1 red PNG: the bytes view of the "pics" collection.
 const PNG = Buffer.from(
@@ -48,7 +51,7 @@ function reddestColumn(page: Page, png: Buffer) {
   );
 }
 
-describe.skipIf(!executablePath)('the playground in Chromium', () => {
+describe.skipIf(!executablePath)('the playground in Chromium', { timeout: 90_000 }, () => {
   let app: App;
   let browser: Browser;
   let page: Page;
@@ -104,10 +107,10 @@ describe.skipIf(!executablePath)('the playground in Chromium', () => {
   });
 
   it('asks for the key, then lists the services', async () => {
-    await expect.poll(() => page.textContent('#status')).toMatch(/enter the API key/);
+    await poll(() => page.textContent('#status')).toMatch(/enter the API key/);
     await page.fill('#api-key', KEY);
     await page.dispatchEvent('#api-key', 'change');
-    await expect.poll(() => page.textContent('#services')).toMatch(/search: bm25bm25-title/);
+    await poll(() => page.textContent('#services')).toMatch(/search: bm25bm25-title/);
     expect(await page.inputValue('#pane-a input.pipeline')).toBe('bm25');
   });
 
@@ -146,7 +149,7 @@ describe.skipIf(!executablePath)('the playground in Chromium', () => {
   it('marks a syntax error under its column, in the DOM and in the pixels', async () => {
     const input = page.locator('#pane-a input.pipeline');
     await input.fill('{bm25, bm25-title');
-    await expect.poll(() => page.locator('#pane-a .marker').getAttribute('data-column')).toBe('18');
+    await poll(() => page.locator('#pane-a .marker').getAttribute('data-column')).toBe('18');
     expect(await page.textContent('#pane-a .marker .message')).toMatch(/column 18: expected/);
     const geometry = await markerGeometry(page, 'pane-a');
     expect(Math.abs(geometry.caretCenter - geometry.columnX)).toBeLessThan(geometry.charWidth);
@@ -159,44 +162,44 @@ describe.skipIf(!executablePath)('the playground in Chromium', () => {
     const x = await reddestColumn(page, shot);
     expect(Math.abs(editor.x + x - geometry.columnX)).toBeLessThan(geometry.charWidth);
     await input.fill('bm25 >> ');
-    await expect.poll(() => page.locator('#pane-a .marker').getAttribute('data-column')).toBe('9');
+    await poll(() => page.locator('#pane-a .marker').getAttribute('data-column')).toBe('9');
     await input.fill('bm25');
-    await expect.poll(() => page.locator('#pane-a .marker').isHidden()).toBe(true);
+    await poll(() => page.locator('#pane-a .marker').isHidden()).toBe(true);
   });
 
   it('shows an error from the server without crashing', async () => {
     await page.fill('#pane-a input.pipeline', 'nosuch');
     await page.click('#run');
-    await expect.poll(() => page.textContent('#pane-a .error')).toMatch(/ERR_/);
+    await poll(() => page.textContent('#pane-a .error')).toMatch(/ERR_/);
     await page.fill('#pane-a input.pipeline', 'bm25');
   });
 
   it('shows nDCG@10 per query for each pipeline once qrels are loaded', async () => {
     await page.setInputFiles('#qrels', join(dir, 'qrels.tsv'));
     await page.setInputFiles('#queries', join(dir, 'queries.jsonl'));
-    await expect.poll(() => page.isVisible('#judged')).toBe(true);
+    await poll(() => page.isVisible('#judged')).toBe(true);
     await page.click('#run-all');
-    await expect.poll(() => page.locator('#judged tbody tr').count()).toBe(1);
+    await poll(() => page.locator('#judged tbody tr').count()).toBe(1);
     const cells = await page.locator('#judged tbody td').allTextContents();
     expect(cells[0]).toBe('q1');
     expect(Number(cells[2])).toBeGreaterThan(0.9);
     await page.selectOption('#query-id', 'q1');
     await page.click('#run');
-    await expect.poll(() => page.textContent('#pane-a .ndcg')).toMatch(/nDCG@10 \d\.\d{4}/);
+    await poll(() => page.textContent('#pane-a .ndcg')).toMatch(/nDCG@10 \d\.\d{4}/);
     expect(await page.locator('#pane-a .judged.relevant').count()).toBeGreaterThan(0);
   });
 
   it('shows bytes views as images, and takes the docs screenshot', async () => {
     await page.selectOption('#collection', 'pics');
     await page.click('#run');
-    await expect.poll(() => page.locator('#pane-a .doc img').count()).toBeGreaterThan(0);
+    await poll(() => page.locator('#pane-a .doc img').count()).toBeGreaterThan(0);
     expect(await page.locator('#pane-a .doc img').first().getAttribute('src')).toMatch(
       /^data:image\/png;base64,/,
     );
     await page.selectOption('#collection', 'docs');
     await page.fill('#pane-b input.pipeline', '{bm25, bm25-title');
     await page.click('#run');
-    await expect.poll(() => page.locator('#pane-a .result .doc-text').count()).toBeGreaterThan(0);
+    await poll(() => page.locator('#pane-a .result .doc-text').count()).toBeGreaterThan(0);
     const shot = await page.screenshot({
       fullPage: true,
       ...(process.env.IRSERVE_UPDATE_SCREENSHOT ? { path: SCREENSHOT } : {}),
