@@ -43,4 +43,18 @@ export default tseslint.config(
       },
     },
   },
+  {
+    // The playground (served as is to browsers) and the probes its test adds to the page.
+    files: ['packages/irserve/ui/**/*.js', 'packages/irserve/test/ui/**/*.js'],
+    languageOptions: {
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        sessionStorage: 'readonly',
+        getComputedStyle: 'readonly',
+        Image: 'readonly',
+        Option: 'readonly',
+      },
+    },
+  },
 );

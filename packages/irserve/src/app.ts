@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
@@ -7,7 +8,9 @@ import type { IrserveConfig } from './config/schema.js';
 import { validateConfig } from './config/load.js';
 import type { AppCore } from './core/app-core.js';
 import type { EngineClass } from './engines/contract.js';
-import { startGrpcServer, type GrpcServerHandle } from './transports/grpc/index.js';
+import type { MetricsServer } from './metrics/metrics-server.js';
+import type { AppMetrics } from './metrics/prometheus.js';
+import type { GrpcServerHandle } from './transports/grpc/index.js';
 
 export interface AppOptions {
   /** Logger to use; default: pino at `info` to stdout. */
@@ -28,6 +31,8 @@ export interface AppOptions {
   env?: NodeJS.ProcessEnv;
   /** Also serve gRPC (`routir.v1.Routir`) from `listen()`; host defaults to the HTTP host. */
   grpc?: { port: number; host?: string; maxMessageMb?: number };
+  /** Overrides the config's `metrics.port` / `metrics.host` (the CLI's `--metrics_port`). */
+  metrics?: { port?: number; host?: string };
 }
 
 export interface App {
@@ -38,8 +43,10 @@ export interface App {
   readonly logger: Logger;
   /** Starts engines (index builds, model loads) and imports remote services; idempotent. */
   start(): Promise<void>;
-  /** Starts, then listens; resolves with the address. */
+  /** Starts, then listens; logs one "irserve listening on ..." line; resolves with the HTTP address. */
   listen(options: { port: number; host: string }): Promise<string>;
+  /** Addresses bound by `listen` (gRPC and the metrics port when configured). */
+  readonly addresses: { http?: string; grpc?: string; metrics?: string };
   /** Drains in-flight requests and closes everything in reverse order; idempotent. */
   close(): Promise<void>;
 }
@@ -57,6 +64,10 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
   const configDir = resolve(options.configDir ?? '.');
   const logger = options.logger ?? pino({ level: 'info' });
   let grpc: GrpcServerHandle | undefined;
+  let metricsServer: MetricsServer | undefined;
+  const metricsPort = options.metrics?.port ?? config.metrics.port;
+  const metrics = config.metrics.enabled ? await loadMetrics() : undefined;
+  const addresses: App['addresses'] = {};
   const parts = await assemble(config, {
     logger,
     configDir,
@@ -68,6 +79,7 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
     env: options.env ?? process.env,
     // `/avail` advertises the gRPC port once the gRPC server is bound.
     availExtras: () => (grpc ? { grpc_port: grpc.port } : {}),
+    metrics: metrics && { metrics, route: metricsPort === undefined },
   });
   const { http, engines } = parts;
   let starting: Promise<void> | undefined;
@@ -86,19 +98,21 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
           });
         }
       }
-      await parts.federation.start();
+      await parts.federation?.start();
     })());
   const close = () =>
     (closing ??= closeAll(logger, [
+      ['metrics server', async () => metricsServer?.close()],
       ['grpc server', async () => grpc?.close()],
       ['http server', () => http.close()],
       ['services', () => parts.registry.close()],
-      ['server imports', () => parts.federation.close()],
+      ['server imports', async () => parts.federation?.close()],
       ...engines
         .toReversed()
         .map(({ name, engine }) => [`engine ${name}`, async () => engine.close?.()] as const),
       ['collections', () => parts.core.content.close()],
       ['cache stores', () => parts.kvPool.close()],
+      ['metrics', async () => metrics?.close()],
     ]));
   return {
     config,
@@ -106,10 +120,12 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
     http,
     logger,
     start,
+    addresses,
     async listen({ port, host }) {
       await start();
       if (options.grpc && !grpc) {
-        // Bound before HTTP so that the first `/avail` already advertises it.
+        // Bound before HTTP so that the first `/avail` already advertises it; loaded only here.
+        const { startGrpcServer } = await import('./transports/grpc/index.js');
         grpc = await startGrpcServer(parts.core, {
           port: options.grpc.port,
           host: options.grpc.host ?? host,
@@ -117,9 +133,44 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
           logger,
           ...(options.grpc.maxMessageMb ? { maxMessageMb: options.grpc.maxMessageMb } : {}),
         });
+        addresses.grpc = `${options.grpc.host ?? host}:${grpc.port}`;
       }
-      return http.listen({ port, host });
+      if (metrics && metricsPort !== undefined && !metricsServer) {
+        const { startMetricsServer } = await import('./metrics/metrics-server.js');
+        metricsServer = await startMetricsServer(metrics, {
+          port: metricsPort,
+          host: options.metrics?.host ?? config.metrics.host ?? host,
+        });
+        addresses.metrics = `${metricsServer.address}/metrics`;
+      }
+      return http.listen({
+        port,
+        host,
+        listenTextResolver: (address) => {
+          addresses.http = address;
+          return listeningLine(addresses, config.playground);
+        },
+      });
     },
     close,
   };
+}
+
+/** The one line a started server logs: every address a user or an operator needs. */
+function listeningLine(addresses: App['addresses'], playground: boolean): string {
+  const extras = [
+    playground && `playground ${addresses.http}/ui/`,
+    addresses.grpc && `gRPC ${addresses.grpc}`,
+    addresses.metrics && `metrics ${addresses.metrics}`,
+  ].filter(Boolean);
+  return `irserve listening on ${addresses.http}${extras.length > 0 ? ` (${extras.join(', ')})` : ''}`;
+}
+
+/** prom-client is imported only when metrics are on. */
+async function loadMetrics(): Promise<AppMetrics> {
+  const { createPrometheusMetrics } = await import('./metrics/prometheus.js');
+  const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return createPrometheusMetrics({ version: pkg.version });
 }

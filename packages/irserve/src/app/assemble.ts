@@ -5,13 +5,16 @@ import type { IrserveConfig } from '../config/schema.js';
 import type { AppCore } from '../core/app-core.js';
 import type { EngineClass } from '../engines/contract.js';
 import { FederatedCollections, federatedContent } from '../federation/federated-collections.js';
-import { Federation } from '../federation/federation.js';
+import type { Federation } from '../federation/federation.js';
+import type { AppMetrics } from '../metrics/prometheus.js';
+import { observedContent } from '../metrics/observed-content.js';
 import { createPipelineRunner } from '../pipeline/index.js';
 import { createStore } from '../processors/create-store.js';
 import { buildHttpServer } from '../transports/http/server.js';
 import { buildEngineTypes } from './engine-catalog.js';
 import { importsFromConfig } from './imports-from-config.js';
 import { servicesFromConfig } from './services-from-config.js';
+import { usesKvStore } from './uses-kv-store.js';
 
 export interface AssembleOptions {
   logger: Logger;
@@ -25,6 +28,20 @@ export interface AssembleOptions {
   env: NodeJS.ProcessEnv;
   /** Extra keys of `/avail` (the gRPC port). */
   availExtras?: () => Record<string, unknown>;
+  /** Metrics of the app, and whether `/metrics` is served on the HTTP port. */
+  metrics?: { metrics: AppMetrics; route: boolean } | undefined;
+}
+
+/** What server_imports need; nothing (and no federation modules loaded) without any. */
+async function createFederation(
+  config: IrserveConfig,
+  options: AssembleOptions,
+  deps: Omit<ConstructorParameters<typeof Federation>[1], 'observer'>,
+): Promise<Federation | undefined> {
+  const imports = importsFromConfig(config, options.env);
+  if (imports.length === 0) return undefined;
+  const { Federation } = await import('../federation/federation.js');
+  return new Federation(imports, { ...deps, observer: options.metrics?.metrics });
 }
 
 /**
@@ -33,12 +50,15 @@ export interface AssembleOptions {
  */
 export async function assemble(config: IrserveConfig, options: AssembleOptions) {
   const { logger, cacheDir, interactive, configDir } = options;
-  const imports = importsFromConfig(config, options.env);
+  const observer = options.metrics?.metrics;
+  // Checked first: a bad api_key_env fails before any engine module loads.
+  importsFromConfig(config, options.env);
   const types = await buildEngineTypes({
     fileImports: config.file_imports,
     baseDir: configDir,
     extra: options.engines,
     discoverExtras: options.extras,
+    wanted: config.services.map((service) => service.engine),
     logger,
   });
   const local = createCollections([...config.collections], {
@@ -48,7 +68,7 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
     baseDir: configDir,
   });
   const collections = new FederatedCollections(local.catalog);
-  const kvPool = new KvPool(logger);
+  const kvPool = await KvPool.create(logger, usesKvStore(config));
   try {
     const { registry, engines } = servicesFromConfig(config, types, {
       collections,
@@ -57,6 +77,7 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
       cacheDir,
       interactive,
       configDir,
+      observer,
     });
     const store = (
       configPath: string,
@@ -78,14 +99,14 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
         },
         kvPool,
       );
-    const federation = new Federation(imports, {
+    const federation = await createFederation(config, options, {
       registry,
       collections,
       logger,
       cacheFor: (role, name) =>
         store(`relay:${name}:${role}`, config.relay_cache, config.relay_cache_ttl),
     });
-    const content = federatedContent(
+    const federated = federatedContent(
       local.content,
       collections,
       store(
@@ -97,6 +118,7 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
         'relaycontent:',
       ),
     );
+    const content = observer ? observedContent(federated, collections, observer) : federated;
     const pipelines = createPipelineRunner({
       services: registry,
       content,
@@ -133,6 +155,8 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
       compat: config.compat,
       mcp: { ...config.mcp, descriptions: serviceDescriptions(config) },
       ...(options.availExtras ? { availExtras: options.availExtras } : {}),
+      metrics: options.metrics,
+      playground: config.playground,
     });
     return { core, http, registry, engines, federation, kvPool };
   } catch (error) {
@@ -142,9 +166,9 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
 }
 
 /** `/health`: `degraded` while an external cache store or an imported remote is unreachable (requests still succeed). */
-function healthReport(kvPool: KvPool, federation: Federation): Record<string, unknown> {
+function healthReport(kvPool: KvPool, federation: Federation | undefined): Record<string, unknown> {
   const stores = kvPool.health();
-  const imports = federation.health();
+  const imports = federation?.health() ?? [];
   const ok =
     stores.every((store) => store.state !== 'down') &&
     imports.every((remote) => remote.state === 'up');

@@ -1,8 +1,6 @@
 import type { Logger } from 'pino';
 import type { EngineClass } from '../engines/contract.js';
-import { builtinEngines } from '../engines/builtin.js';
-import { findExtras, loadExtra } from '../plugins/extras.js';
-import { loadPluginFile } from '../plugins/file-imports.js';
+import { BUILTIN_ENGINES } from '../engines/builtin.js';
 import { EngineTypes } from '../registry/engine-types.js';
 
 export interface EngineTypeSources {
@@ -12,30 +10,61 @@ export interface EngineTypeSources {
   extra: readonly EngineClass[];
   /** Whether installed `@irserve/*` extras are discovered and registered. */
   discoverExtras: boolean;
+  /**
+   * Engine names the config uses. Extras are discovered only when one of them is not built in,
+   * imported or passed in code: loading every installed extra (model runtimes among them) would
+   * cost start-up time for engines nobody asked for.
+   */
+  wanted?: readonly string[];
   logger: Logger;
 }
 
 /**
- * The engine types of one app: built-ins, installed extras, then `file_imports` in order, then
- * classes passed in code. A duplicate name anywhere is an error naming both origins.
+ * The engine types of one app: built-ins (loaded when the config uses them), installed extras
+ * (when the config names an engine that is not built in), then `file_imports` in order, then
+ * classes passed in code. A duplicate name anywhere is an error naming both origins. The plugin
+ * loaders are imported only when there is something to load.
+ *
+ * @example
+ * const types = await buildEngineTypes({ fileImports: [], baseDir: '.', extra: [],
+ *   discoverExtras: true, wanted: ['BM25'], logger });
  */
 export async function buildEngineTypes(sources: EngineTypeSources): Promise<EngineTypes> {
   const types = new EngineTypes();
-  for (const engineClass of builtinEngines()) types.register(engineClass);
-  if (sources.discoverExtras) {
-    for (const extra of await findExtras(sources.baseDir)) {
-      const classes = await loadExtra(extra);
-      for (const engineClass of classes) types.register(engineClass, extra.name);
-      sources.logger.debug(
-        { extra: extra.name, version: extra.version, engines: classes.map((c) => c.name) },
-        'extra loaded',
-      );
-    }
+  for (const [name, load] of Object.entries(BUILTIN_ENGINES)) {
+    if (sources.wanted === undefined || sources.wanted.includes(name)) types.register(await load());
+    else types.reserve(name);
   }
-  for (const path of sources.fileImports) {
-    for (const engineClass of await loadPluginFile(path, sources.baseDir))
-      types.register(engineClass, path);
+  if (sources.discoverExtras && needsExtras(sources)) await registerExtras(types, sources);
+  if (sources.fileImports.length > 0) {
+    const { loadPluginFile } = await import('../plugins/file-imports.js');
+    for (const path of sources.fileImports) {
+      for (const engineClass of await loadPluginFile(path, sources.baseDir))
+        types.register(engineClass, path);
+    }
   }
   for (const engineClass of sources.extra) types.register(engineClass, 'createApp options');
   return types;
+}
+
+/**
+ * Whether the config names an engine that is neither built in nor passed in code (it may come
+ * from `file_imports`, but their names are known only once loaded, after the extras).
+ */
+function needsExtras(sources: EngineTypeSources): boolean {
+  if (sources.wanted === undefined) return true;
+  const given = new Set(sources.extra.map((engineClass) => engineClass.name));
+  return sources.wanted.some((name) => !Object.hasOwn(BUILTIN_ENGINES, name) && !given.has(name));
+}
+
+async function registerExtras(types: EngineTypes, sources: EngineTypeSources): Promise<void> {
+  const { findExtras, loadExtra } = await import('../plugins/extras.js');
+  for (const extra of await findExtras(sources.baseDir)) {
+    const classes = await loadExtra(extra);
+    for (const engineClass of classes) types.register(engineClass, extra.name);
+    sources.logger.debug(
+      { extra: extra.name, version: extra.version, engines: classes.map((c) => c.name) },
+      'extra loaded',
+    );
+  }
 }

@@ -6,9 +6,10 @@ import { PROCESSOR_NAMES } from '../config/service-schema.js';
 import type { IrserveConfig } from '../config/schema.js';
 import { ConfigError } from '../config/load.js';
 import { type Engine, capabilitiesOf } from '../engines/contract.js';
+import type { AppObserver } from '../metrics/observer.js';
 import { FUSION_ENGINES } from '../engines/fusion/index.js';
 import { buildService } from '../processors/build-service.js';
-import { createStore } from '../processors/create-store.js';
+import { createStore, isKvStore } from '../processors/create-store.js';
 import type { EngineTypes } from '../registry/engine-types.js';
 import { ServiceRegistry } from '../registry/service-registry.js';
 
@@ -19,6 +20,8 @@ export interface ServicesContext {
   cacheDir: string;
   configDir: string;
   interactive: boolean;
+  /** Metrics (none when disabled). */
+  observer?: AppObserver | undefined;
 }
 
 /** The services of the config plus the built-in fusion rules; returns the engines to start. */
@@ -52,6 +55,12 @@ export function servicesFromConfig(
         (role) => !(role === 'score' && service.scoring_disabled),
       );
       for (const role of roles) {
+        const kv = isKvStore({ kvUrl: service.cache_kv_url, kvKwargs: service.cache_kv_kwargs });
+        const onCacheEvent = context.observer?.cache({
+          service: service.name,
+          role,
+          store: kv ? 'kv' : 'memory',
+        });
         const cache = createStore(
           {
             size: service.cache,
@@ -60,6 +69,7 @@ export function servicesFromConfig(
             kvKwargs: service.cache_kv_kwargs,
             namespace: `${service.name}:${role}`,
             configPath: `services[${index}]`,
+            onEvict: onCacheEvent,
           },
           context.kvPool,
         );
@@ -81,6 +91,8 @@ export function servicesFromConfig(
             cacheKeyExclude: service.cache_key_exclude,
             timeoutMs: (service.timeout ?? config.timeout) * 1000,
             logger,
+            observer: context.observer?.service(service.name, role),
+            onCacheEvent,
           }),
         );
       }

@@ -1,9 +1,12 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { redact } from '../processors/create-store.js';
 import { type KvKwargs, redisOptions } from './kv-options.js';
 
 export type KvState = 'connecting' | 'up' | 'down';
+
+/** ioredis's client class. */
+export type RedisClass = typeof Redis;
 
 /**
  * One connection to a Redis-protocol store (Redis, Valkey, KeyDB, Dragonfly) with its health.
@@ -18,10 +21,11 @@ export class KvConnection {
   #suspendedUntil = 0;
   readonly #logger: Logger;
 
-  constructor(url: string, kwargs: KvKwargs, logger: Logger) {
+  /** `RedisClient` is ioredis's `Redis` class, passed in so that ioredis loads only when used. */
+  constructor(url: string, kwargs: KvKwargs, logger: Logger, RedisClient: RedisClass) {
     this.url = redact(url);
     this.#logger = logger;
-    this.client = new Redis(url, redisOptions(kwargs));
+    this.client = new RedisClient(url, redisOptions(kwargs));
     this.client.on('ready', () => this.#transition('up'));
     this.client.on('error', (error: Error) => this.markDown(error));
     this.client.on('close', () => this.markDown());
@@ -75,20 +79,40 @@ export class KvConnection {
   }
 }
 
-/** The key-value connections of one app, shared by services that name the same store. */
+/**
+ * The key-value connections of one app, shared by services that name the same store. ioredis is
+ * imported by `create` only when the config names a store, so a config without one never loads it.
+ */
 export class KvPool {
   readonly #connections = new Map<string, KvConnection>();
   readonly #logger: Logger;
+  readonly #RedisClient: RedisClass | undefined;
 
-  constructor(logger: Logger) {
+  constructor(logger: Logger, RedisClient?: RedisClass) {
     this.#logger = logger;
+    this.#RedisClient = RedisClient;
+  }
+
+  /**
+   * A pool; `needsClient` loads ioredis for it.
+   *
+   * @example
+   * const pool = await KvPool.create(logger, true);
+   */
+  static async create(logger: Logger, needsClient: boolean): Promise<KvPool> {
+    if (!needsClient) return new KvPool(logger);
+    const { Redis } = await import('ioredis');
+    return new KvPool(logger, Redis);
   }
 
   get(url: string, kwargs: KvKwargs): KvConnection {
     const key = JSON.stringify([url, kwargs]);
     let connection = this.#connections.get(key);
     if (!connection) {
-      connection = new KvConnection(url, kwargs, this.#logger);
+      // A store the start-up scan (usesKvStore) did not see: a bug, reported as such.
+      if (this.#RedisClient === undefined)
+        throw new Error(`internal: key-value store ${redact(url)} used but ioredis not loaded`);
+      connection = new KvConnection(url, kwargs, this.#logger, this.#RedisClient);
       this.#connections.set(key, connection);
     }
     return connection;

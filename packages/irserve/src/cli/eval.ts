@@ -5,28 +5,16 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { createApp } from '../app.js';
 import { loadConfigFile } from '../config/load.js';
 import { parseQrels, parseQueries, formatTrecRun, type Query } from '../eval/files.js';
 import { evaluate, type Evaluation } from '../eval/metrics.js';
 import { runQueries, type Scores } from '../eval/run-queries.js';
 import { createProgress } from '../util/progress.js';
-import { UsageError } from './serve.js';
-
-export const EVAL_USAGE = `Usage: irserve eval <config.json> --pipeline "<expr>" --collection <name>
-                    --queries <queries.jsonl> --qrels <qrels.tsv> [--run <out.trec>] [--concurrency 16]
-
-Runs every judged query through the pipeline (in process, no HTTP) and prints nDCG@10, MAP,
-R@100 and R@1000, computed as trec_eval does (means over the queries of the qrels).
-
-  --pipeline <expr>     pipeline expression, e.g. "{bm25, bm25-title}RRF%50 >> bm25"
-  --collection <name>   collection the pipeline reads (rerank stages fetch its content)
-  --queries <file>      JSONL: {"id": ..., "text": ...} per line ("_id" and "query" also read)
-  --qrels <file>        TREC qrels (qid 0 docid rel) or BEIR TSV (query-id corpus-id score)
-  --run <file>          also write the run in TREC format (qid Q0 docid rank score irserve)
-  --concurrency <n>     queries in flight (default 16)
-  --log-level <lvl>     log level of the app (default warn)`;
+import { createCliLogger } from './logger.js';
+import { UsageError } from './usage-error.js';
+import { EVAL_USAGE } from './usage.js';
 
 const OPTIONS = {
   pipeline: { type: 'string' },
@@ -99,7 +87,7 @@ export async function runEvalCommand(argv: string[]): Promise<number> {
     console.log(EVAL_USAGE);
     return 0;
   }
-  const logger = pino({ level: args.logLevel });
+  const logger = await createCliLogger({ level: args.logLevel, format: 'auto' });
   const queries = parseQueries(await readFile(args.queries, 'utf8'), args.queries);
   const qrels = parseQrels(await readFile(args.qrels, 'utf8'), args.qrels);
   const judged = queries.filter((query) => qrels.has(query.id));

@@ -1,10 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { configJsonSchema } from '../config/schema.js';
-import { IrserveError } from '../errors.js';
-import { runEvalCommand } from './eval.js';
-import { serveCommand, UsageError } from './serve.js';
+import { COMMANDS, wantsHelp } from './commands.js';
+import { reportFailure } from './report-failure.js';
 import { USAGE } from './usage.js';
-import { warmupCommand } from './warmup.js';
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -15,7 +12,11 @@ function version(): string {
 
 /**
  * The `irserve` command. Returns the exit code; prints errors as readable messages, never stack
- * traces (set IRSERVE_DEBUG=1 for those).
+ * traces (set IRSERVE_DEBUG=1 for those). Modules load on demand: `--version` and `--help` import
+ * nothing but this folder's usage texts.
+ *
+ * @example
+ * process.exitCode = await main(['init', 'docs/']);
  */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [first, ...rest] = argv;
@@ -29,37 +30,20 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       return 0;
     }
     if (first === '--print-config-schema') {
+      const { configJsonSchema } = await import('../config/schema.js');
       console.log(JSON.stringify(configJsonSchema(), null, 2));
       return 0;
     }
-    if (first === 'warmup') return await warmupCommand(rest);
-    if (first === 'eval') return await runEvalCommand(rest);
-    // Loaded only for this command: the MCP SDK costs the other commands' start-up nothing.
-    if (first === 'mcp') return await (await import('./mcp.js')).mcpCommand(rest);
-    return await serveCommand(argv, env);
+    const named = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
+    const command = named ?? COMMANDS.serve!;
+    const args = named ? rest : argv;
+    if (wantsHelp(args)) {
+      console.log(command.usage);
+      return 0;
+    }
+    const run = await command.load();
+    return await run(args, env);
   } catch (error) {
     return reportFailure(error, env);
   }
-}
-
-function reportFailure(error: unknown, env: NodeJS.ProcessEnv): number {
-  if (env.IRSERVE_DEBUG) console.error(error);
-  if (
-    error instanceof UsageError ||
-    (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
-  ) {
-    console.error(`irserve: ${(error as Error).message}\nRun "irserve --help" for usage.`);
-    return 2;
-  }
-  if (error instanceof IrserveError && error.code === 'ERR_CONFIG') {
-    console.error(`irserve: ${error.message}`);
-    return 2;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  const cause =
-    error instanceof Error && error.cause instanceof Error
-      ? `\n  caused by: ${error.cause.message}`
-      : '';
-  console.error(`irserve: ${message}${cause}`);
-  return 1;
 }

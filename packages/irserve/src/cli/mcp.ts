@@ -5,7 +5,7 @@ import { createApp } from '../app.js';
 import { serviceDescriptions } from '../app/assemble.js';
 import { loadConfigFile } from '../config/load.js';
 import { createMcpServer } from '../transports/mcp/server.js';
-import { UsageError } from './serve.js';
+import { UsageError } from './usage-error.js';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 

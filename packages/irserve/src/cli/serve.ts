@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { createApp } from '../app.js';
 import { loadConfigFile } from '../config/load.js';
 import { isLoopback, resolveApiKey } from './api-key.js';
-
-const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+import { createCliLogger } from './logger.js';
+import { UsageError } from './usage-error.js';
 
 function parsePort(value: string | undefined, fallback = 8000, flag = '--port'): number {
   if (value === undefined) return fallback;
@@ -32,9 +32,6 @@ function parseGrpc(values: {
   return { port, maxMessageMb: mb };
 }
 
-/** A mistake on the command line: printed with the usage hint, exit code 2. */
-export class UsageError extends Error {}
-
 /** `irserve <config.json> [--port] [--host] [--api_key] [--log-level] [--grpc ...]`: serves until a signal. */
 export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -45,6 +42,8 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
       host: { type: 'string', default: '127.0.0.1' },
       api_key: { type: 'string' },
       'log-level': { type: 'string', default: 'info' },
+      'log-format': { type: 'string', default: 'auto' },
+      metrics_port: { type: 'string' },
       grpc: { type: 'boolean' },
       grpc_port: { type: 'string' },
       // RoutIR's spelling, so its command lines work unchanged.
@@ -58,12 +57,16 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
         ? 'missing <config.json>'
         : `unexpected arguments: ${positionals.slice(1).join(' ')}`,
     );
-  const level = values['log-level'];
-  if (!LEVELS.includes(level))
-    throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')}`);
   const port = parsePort(values.port);
   const grpc = parseGrpc(values);
-  const logger = pino({ level });
+  const metricsPort =
+    values.metrics_port === undefined
+      ? undefined
+      : parsePort(values.metrics_port, 0, '--metrics_port');
+  const logger = await createCliLogger({
+    level: values['log-level'],
+    format: values['log-format'],
+  });
   const { apiKey, warnings } = resolveApiKey(values.api_key, env);
   for (const warning of warnings) logger.warn(warning);
   if (!apiKey && !isLoopback(values.host)) {
@@ -77,11 +80,12 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     configDir,
     ...(apiKey ? { apiKey } : {}),
     ...(grpc ? { grpc } : {}),
+    ...(metricsPort === undefined ? {} : { metrics: { port: metricsPort } }),
   });
   const stopped = waitForSignal(logger, () => app.close());
   try {
-    const address = await app.listen({ port, host: values.host });
-    logger.info(`irserve listening on ${address}`);
+    // app.listen logs the one "irserve listening on ..." line (HTTP, gRPC and metrics addresses).
+    await app.listen({ port, host: values.host });
   } catch (error) {
     await app.close();
     throw error;

@@ -1,17 +1,21 @@
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
 import { createApp } from '../app.js';
 import { loadConfigFile } from '../config/load.js';
-import { UsageError } from './serve.js';
+import { createCliLogger } from './logger.js';
+import { UsageError } from './usage-error.js';
 
 /**
  * `irserve warmup <config.json>`: builds every offset map, shard index and engine index (BM25)
  * ahead of serving, with progress; exits non-zero naming what failed.
  */
 export async function warmupCommand(argv: string[]): Promise<number> {
-  const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { 'log-format': { type: 'string', default: 'auto' } },
+  });
   if (positionals.length !== 1) throw new UsageError('usage: irserve warmup <config.json>');
-  const logger = pino({ level: 'info' });
+  const logger = await createCliLogger({ level: 'info', format: values['log-format'] });
   const { config, configDir } = await loadConfigFile(positionals[0]!);
   const app = await createApp(config, { logger, configDir });
   const failures: string[] = [];

@@ -171,6 +171,10 @@ export function buildView(
         source: lineSource(source, config, ctx),
         fields: textFields(source),
         languages,
+        // Checked for plain JSONL only: sampling gzip shards would decompress one at start-up.
+        ...(source.source === 'text_jsonl' && source.offset_source === 'offsetfile'
+          ? { warn: (message: string) => ctx.logger.warn(message) }
+          : {}),
       });
     case 'local_path': {
       const { base, pattern } = localPlacement(source, ctx.baseDir);

@@ -66,6 +66,19 @@ export const configSchema = z.strictObject({
   mcp: mcpConfigSchema.default({ enabled: true, allowed_origins: [], allowed_hosts: [] }),
   /** Directory for indexes and sidecars (relative to the config file). */
   cache_dir: z.string().min(1).optional(),
+  /** Prometheus metrics (docs/metrics.md). */
+  metrics: z
+    .strictObject({
+      /** Serve `/metrics` and record the series. */
+      enabled: z.boolean().default(true),
+      /** Serve `/metrics` on this port instead, without authentication (0: any free port). */
+      port: z.number().int().min(0).max(65535).optional(),
+      /** Address of that port; default: the HTTP host. */
+      host: z.string().min(1).optional(),
+    })
+    .default({ enabled: true }),
+  /** Serve the browser playground at `/ui` (docs/playground.md). */
+  playground: z.boolean().default(true),
 });
 
 export type ConfigInput = z.input<typeof configSchema>;

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Role } from '../engines/contract.js';
+import type { AppObserver } from '../metrics/observer.js';
 import type { CacheStore } from '../processors/cache-store.js';
 import type { ServiceRegistry } from '../registry/service-registry.js';
 import type { FederatedCollections } from './federated-collections.js';
@@ -10,6 +11,8 @@ export interface FederationDeps {
   collections: FederatedCollections;
   logger: Logger;
   cacheFor: (role: Role, name: string) => CacheStore<never> | undefined;
+  /** Metrics of relayed calls (none when disabled). */
+  observer?: AppObserver | undefined;
 }
 
 /** All `server_imports` of an app. A remote that is down never stops the start. */

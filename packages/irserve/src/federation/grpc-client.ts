@@ -18,7 +18,8 @@ import {
 } from '../transports/grpc/proto.js';
 import { backoffDelay, sleep } from './backoff.js';
 import { timeoutError } from '../processors/deadline.js';
-import { HOPS_HEADER, type RemoteCallOptions, timeLeft } from './remote-client.js';
+import { HOPS_HEADER } from './hops.js';
+import { type RemoteCallOptions, timeLeft } from './remote-client.js';
 import type { RemoteTransport } from './remote-transport.js';
 
 export interface GrpcClientOptions {
@@ -50,11 +51,6 @@ type Unary = (
   options: { deadline: number },
   callback: (error: ServiceError | null, response?: Record<string, unknown>) => void,
 ) => void;
-
-/** True when a remote refused the credentials (auto transport selection must not fall back). */
-export function isAuthFailure(error: unknown): boolean {
-  return error instanceof IrserveError && error.details?.grpc_status === 'UNAUTHENTICATED';
-}
 
 /** Splits `grpcs://host:port` into the channel target and whether TLS is asked for. */
 function parseTarget(target: string): { address: string; tls: boolean } {

@@ -2,6 +2,7 @@ import type { InputKind, Role } from '../engines/contract.js';
 import { IrserveError } from '../errors.js';
 import type { BuiltService } from '../processors/build-service.js';
 import { cacheKeyFunction } from '../processors/cache-key.js';
+import type { CacheEvent } from '../metrics/observer.js';
 import type { CacheStore } from '../processors/cache-store.js';
 import { type CacheEntry, type Call, withCache } from '../processors/cached.js';
 import { checkResults } from '../processors/check-results.js';
@@ -66,6 +67,10 @@ export interface RelaySpec<R extends Role> {
   inputKind: InputKind;
   client: RemoteTransport;
   cache: CacheStore<CacheEntry<RoleIO[R]['result']>> | undefined;
+  /** Metrics: each call's duration (retries included) and outcome. */
+  onCall?: ((seconds: number, ok: boolean) => void) | undefined;
+  /** Metrics: cache hits and misses. */
+  onCacheEvent?: ((event: CacheEvent) => void) | undefined;
 }
 
 /**
@@ -77,7 +82,7 @@ export function buildRelayService<R extends Role>(spec: RelaySpec<R>): BuiltServ
   type Req = RoleIO[R]['request'];
   type Res = RoleIO[R]['result'];
   const { client, role, name } = spec;
-  const call: Call<Req, Res> = async (request, options?: CallOptions) => {
+  const relay: Call<Req, Res> = async (request, options?: CallOptions) => {
     const body = await client.post(PATHS[role], toWire(role, name, request), {
       requestId: options?.requestId,
       hops: options?.hops ?? 0,
@@ -94,8 +99,13 @@ export function buildRelayService<R extends Role>(spec: RelaySpec<R>): BuiltServ
       timestamp,
     };
   };
+  const call = spec.onCall ? timedCall(relay, spec.onCall) : relay;
   const cached = spec.cache
-    ? withCache(call, { store: spec.cache, key: cacheKeyFunction(role, name, []) })
+    ? withCache(call, {
+        store: spec.cache,
+        key: cacheKeyFunction(role, name, []),
+        onLookup: spec.onCacheEvent,
+      })
     : undefined;
   const finalCall = cached?.call ?? call;
   return {
@@ -106,5 +116,23 @@ export function buildRelayService<R extends Role>(spec: RelaySpec<R>): BuiltServ
     call: (request, options) => finalCall(request, options),
     ...(cached === undefined ? {} : { cachedNow: cached.cachedNow }),
     close: async () => spec.cache?.close(),
+  };
+}
+
+/** The call, reporting each duration and outcome (for the relay metrics). */
+function timedCall<Req, Res>(
+  call: Call<Req, Res>,
+  onCall: (seconds: number, ok: boolean) => void,
+): Call<Req, Res> {
+  return async (request, options) => {
+    const started = performance.now();
+    let ok = false;
+    try {
+      const result = await call(request, options);
+      ok = true;
+      return result;
+    } finally {
+      onCall((performance.now() - started) / 1000, ok);
+    }
   };
 }

@@ -1,4 +1,5 @@
 import { Pool, errors as undiciErrors } from 'undici';
+import { HOPS_HEADER } from './hops.js';
 import type { Logger } from 'pino';
 import { IrserveError, isPassedThroughCode } from '../errors.js';
 import { REQUEST_ID_HEADER } from '../core/request-id.js';
@@ -39,10 +40,6 @@ export function timeLeft(deadline: number | undefined, what: string): number | u
   if (left <= 0) throw timeoutError(what);
   return left;
 }
-
-/** Header that counts relay hops; a request that has crossed too many instances is refused. */
-export const HOPS_HEADER = 'x-irserve-hops';
-export const MAX_HOPS = 8;
 
 class RetryableError extends Error {}
 
@@ -252,3 +249,5 @@ function errorCode(text: string): string | undefined {
   const { code } = parseError(text);
   return typeof code === 'string' ? code : undefined;
 }
+
+export { HOPS_HEADER, MAX_HOPS } from './hops.js';

@@ -8,6 +8,7 @@ import { remoteCollection } from './remote-collection.js';
 import { parseAvail } from './remote-avail.js';
 import { RemoteClient } from './remote-client.js';
 import { BatchingTransport } from './batching-transport.js';
+import type { AppObserver } from '../metrics/observer.js';
 import { buildRelayService } from './relay-service.js';
 import type { RemoteTransport } from './remote-transport.js';
 import {
@@ -33,6 +34,8 @@ export interface ImportDeps {
   logger: Logger;
   /** Cache store for a relayed service (the relay default: 1024 entries / 600 s). */
   cacheFor: (role: Role, name: string) => CacheStore<never> | undefined;
+  /** Metrics of relayed calls (none when disabled). */
+  observer?: AppObserver | undefined;
 }
 
 export type ImportState = 'pending' | 'up' | 'unreachable';
@@ -177,6 +180,11 @@ export class RemoteImport {
             inputKind,
             client: relayTransport,
             cache: this.#deps.cacheFor(role, name),
+            onCall: this.#deps.observer
+              ? (seconds, ok) =>
+                  this.#deps.observer?.relayCall(this.client.endpoint, role, seconds, ok)
+              : undefined,
+            onCacheEvent: this.#deps.observer?.cache({ service: name, role, store: 'memory' }),
           }),
         );
         this.#imported.add(key);

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { GrpcRemoteClient, isAuthFailure } from './grpc-client.js';
+import { IrserveError } from '../errors.js';
 import type { RemoteClient } from './remote-client.js';
 import type { RemoteTransport, TransportKind } from './remote-transport.js';
 
@@ -30,12 +30,19 @@ function advertisedTarget(entry: TransportEntry, avail: unknown): string | undef
   return `${url.protocol === 'https:' || entry.tls ? 'grpcs' : 'grpc'}://${url.hostname}:${port}`;
 }
 
+/** True when a remote refused the credentials (auto transport selection must not fall back). */
+function isAuthFailure(error: unknown): boolean {
+  return error instanceof IrserveError && error.details?.grpc_status === 'UNAUTHENTICATED';
+}
+
 /** A gRPC client that has answered Avail (authenticated), or the error it failed with. */
 async function tryGrpc(
   entry: TransportEntry,
   target: string,
   logger: Logger,
 ): Promise<SelectedTransport> {
+  // Loaded only for remotes reached over gRPC: @grpc/grpc-js costs start-up time.
+  const { GrpcRemoteClient } = await import('./grpc-client.js');
   const client = await GrpcRemoteClient.create({
     target,
     ...(entry.tls ? { tls: true } : {}),

@@ -71,7 +71,12 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
       timestamp: result.timestamp,
     };
     if (plan.expands) envelope.expanded_queries = [...new Set(result.value.expanded)];
-    if (trace) envelope.explain = explain(plan, trace, result.cached, cache.enabled);
+    if (trace) {
+      envelope.explain = explain(plan, trace, result.cached, cache.enabled);
+      // The id of the request (also in its log line and passed on by relays), to find one in the other.
+      if (options.requestId !== undefined)
+        (envelope.explain as Record<string, unknown>).request_id = options.requestId;
+    }
     return envelope;
   }
 

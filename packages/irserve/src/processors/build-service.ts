@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Capability, Engine, InputKind } from '../engines/contract.js';
+import type { CacheEvent, ServiceObserver } from '../metrics/observer.js';
 import type { CallOptions, RoleIO, Service, ServiceResult } from '../registry/types.js';
 import { Batcher } from './batcher.js';
 import { cacheKeyFunction } from './cache-key.js';
@@ -31,6 +32,29 @@ export interface ServiceSpec<R extends Capability> {
   /** Longest a call may take, in milliseconds, unless the request asks for less; none if absent. */
   timeoutMs?: number;
   logger: Logger;
+  /** Metrics of the batches and engine calls (optional: none without metrics). */
+  observer?: ServiceObserver | undefined;
+  /** Cache hits and misses (optional). */
+  onCacheEvent?: ((event: CacheEvent) => void) | undefined;
+}
+
+/** The engine call, timed for the observer when there is one. */
+function observed<A extends unknown[], T>(
+  run: (...args: A) => Promise<T>,
+  observer: ServiceObserver | undefined,
+): (...args: A) => Promise<T> {
+  if (!observer) return run;
+  return async (...args) => {
+    const started = performance.now();
+    let ok = false;
+    try {
+      const result = await run(...args);
+      ok = true;
+      return result;
+    } finally {
+      observer.onEngine((performance.now() - started) / 1000, ok);
+    }
+  };
 }
 
 /** A service plus what the app needs to shut it down. */
@@ -60,7 +84,7 @@ function effectiveDeadline(options: CallOptions | undefined, timeoutMs: number |
 export function buildService<R extends Capability>(spec: ServiceSpec<R>): BuiltService<R> {
   type Req = RoleIO[R]['request'];
   type Res = RoleIO[R]['result'];
-  const engineCall = engineBatchCall(spec.engine, spec.role, spec.name);
+  const engineCall = observed(engineBatchCall(spec.engine, spec.role, spec.name), spec.observer);
   const key = cacheKeyFunction(spec.role, spec.name, spec.cacheKeyExclude ?? []);
   const log = spec.logger;
   const what = `service "${spec.name}"`;
@@ -74,9 +98,13 @@ export function buildService<R extends Capability>(spec: ServiceSpec<R>): BuiltS
       maxQueue: spec.maxQueue,
       maxConcurrent: spec.maxConcurrentBatches,
       run: dedupeBatch(engineCall, key),
-      onBatch: (size, pending) => log.debug({ size, pending }, 'processing batch'),
+      onBatch: (size, pending) => {
+        spec.observer?.onBatch(size, pending);
+        log.debug({ size, pending }, 'processing batch');
+      },
     });
     batcher = b;
+    spec.observer?.watchQueue(() => b.pending);
     run = (request, signal) => b.submit(request, signal);
   } else {
     run = async (request, signal) => unwrapItem((await engineCall([request], { signal }))[0]!);
@@ -99,6 +127,7 @@ export function buildService<R extends Capability>(spec: ServiceSpec<R>): BuiltS
           store: spec.cache,
           key,
           onStoreError: (error) => log.warn({ err: error }, 'cache store failed'),
+          onLookup: spec.onCacheEvent,
         })
       : undefined;
   const finalCall = cached?.call ?? call;

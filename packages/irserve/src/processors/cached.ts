@@ -16,6 +16,8 @@ export interface CacheWrapperOptions<Req, Res> {
   key: (request: Req) => string;
   /** Called when the store fails; the call goes on uncached. */
   onStoreError?: (error: unknown) => void;
+  /** Metrics: each hit, and each miss that goes on to compute (coalesced waiters count neither). */
+  onLookup?: ((event: 'hit' | 'miss') => void) | undefined;
 }
 
 /** A cached call, and its hit path without a promise (in-process stores only). */
@@ -35,7 +37,7 @@ export function withCache<Req, Res>(
   options: CacheWrapperOptions<Req, Res>,
 ): CachedCall<Req, Res> {
   const inFlight = new Map<string, Promise<ServiceResult<Res>>>();
-  const { store, key, onStoreError } = options;
+  const { store, key, onStoreError, onLookup } = options;
 
   async function compute(
     cacheKey: string,
@@ -48,6 +50,7 @@ export function withCache<Req, Res>(
     } catch (error) {
       onStoreError?.(error);
     }
+    onLookup?.(hit === undefined ? 'miss' : 'hit');
     if (hit !== undefined) return { value: hit.value, cached: true, timestamp: hit.timestamp };
     const result = await next(request, callOptions);
     store
@@ -58,9 +61,9 @@ export function withCache<Req, Res>(
 
   const hit = (cacheKey: string): ServiceResult<Res> | undefined => {
     const now = store.getNow?.(cacheKey);
-    return now === undefined
-      ? undefined
-      : { value: now.value, cached: true, timestamp: now.timestamp };
+    if (now === undefined) return undefined;
+    onLookup?.('hit');
+    return { value: now.value, cached: true, timestamp: now.timestamp };
   };
 
   return {

@@ -4,7 +4,7 @@ import { DEFAULT_PREFIX, RedisStore } from '../cache/redis-store.js';
 import { formatIssues } from '../core/validate.js';
 import { IrserveError } from '../errors.js';
 import type { CacheStore } from './cache-store.js';
-import { MemoryStore } from './memory-store.js';
+import { type EvictionListener, MemoryStore } from './memory-store.js';
 
 /** Default store URL (spec: "a local instance on the standard port"). */
 export const DEFAULT_KV_URL = 'redis://127.0.0.1:6379';
@@ -23,6 +23,8 @@ export interface StoreSettings {
   namespace: string;
   /** Where errors point in the config, e.g. `services[2]`. */
   configPath: string;
+  /** Metrics: entries the in-memory store drops by itself (external stores evict on their own). */
+  onEvict?: EvictionListener | undefined;
 }
 
 /**
@@ -35,8 +37,12 @@ export function createStore<V extends object>(
   pool: KvPool,
 ): CacheStore<V> | undefined {
   if (settings.size === 0 || settings.size === -1) return undefined;
-  if (settings.kvUrl === undefined && settings.kvKwargs === undefined) {
-    return new MemoryStore<V>({ capacity: settings.size, ttlSeconds: settings.ttl });
+  if (!isKvStore(settings)) {
+    return new MemoryStore<V>({
+      capacity: settings.size,
+      ttlSeconds: settings.ttl,
+      onEvict: settings.onEvict,
+    });
   }
   const url = settings.kvUrl ?? DEFAULT_KV_URL;
   if (!/^(redis|rediss|valkey|valkeys):\/\//.test(url)) {
@@ -61,6 +67,16 @@ export function createStore<V extends object>(
     prefix: settings.prefix ?? DEFAULT_PREFIX,
     namespace: settings.namespace,
   });
+}
+
+/**
+ * Whether settings name an external store (and so need the Redis client).
+ *
+ * @example
+ * isKvStore({ kvUrl: 'redis://127.0.0.1:6379' }) // true
+ */
+export function isKvStore(settings: { kvUrl?: string | undefined; kvKwargs?: unknown }): boolean {
+  return settings.kvUrl !== undefined || settings.kvKwargs !== undefined;
 }
 
 /** The URL without its password, for messages and logs. */

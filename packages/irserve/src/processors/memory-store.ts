@@ -1,6 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import type { CacheStore, CacheStoreOptions } from './cache-store.js';
 
+/** Told when an entry leaves the store by itself: pushed out by size, or aged past its TTL. */
+export type EvictionListener = (reason: 'evicted' | 'expired') => void;
+
 /**
  * In-memory LRU store with TTL (lru-cache). Values are kept by reference: callers must not
  * mutate what they put or get.
@@ -9,7 +12,8 @@ export class MemoryStore<V extends object = object> implements CacheStore<V> {
   readonly #lru: LRUCache<string, V>;
   readonly #defaultTtlMs: number;
 
-  constructor(options: CacheStoreOptions) {
+  constructor(options: CacheStoreOptions & { onEvict?: EvictionListener | undefined }) {
+    const { onEvict } = options;
     const unlimited = options.capacity < 0;
     this.#defaultTtlMs = options.ttlSeconds < 0 ? 0 : options.ttlSeconds * 1000;
     this.#lru = new LRUCache<string, V>({
@@ -20,6 +24,14 @@ export class MemoryStore<V extends object = object> implements CacheStore<V> {
         ? { maxSize: Number.MAX_SAFE_INTEGER, sizeCalculation: () => 1 }
         : {}),
       ...(unlimited && this.#defaultTtlMs > 0 ? { ttlAutopurge: true } : {}),
+      ...(onEvict
+        ? {
+            dispose: (_value: V, _key: string, reason: LRUCache.DisposeReason) => {
+              if (reason === 'evict') onEvict('evicted');
+              else if (reason === 'expire') onEvict('expired');
+            },
+          }
+        : {}),
     });
   }
 

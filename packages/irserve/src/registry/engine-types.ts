@@ -4,6 +4,13 @@ import { type EngineClass, capabilitiesOf, isEngineClass } from '../engines/cont
 /** Engine classes by name (built-ins, installed extras and `file_imports`). One per app. */
 export class EngineTypes {
   readonly #classes = new Map<string, { engineClass: EngineClass; origin: string }>();
+  /** Names known but not loaded (built-ins no service uses): they still clash and suggest. */
+  readonly #reserved = new Map<string, string>();
+
+  /** Records a name whose class is not loaded; `get` of it is an error (load it first). */
+  reserve(name: string, origin = 'built-in'): void {
+    this.#reserved.set(name, origin);
+  }
 
   /** Registers a class under its class name; a duplicate name is an error naming both origins. */
   register(engineClass: EngineClass, origin = 'built-in'): void {
@@ -12,15 +19,17 @@ export class EngineTypes {
         `${String((engineClass as { name?: string }).name)} from ${origin} is not an engine class: it defines none of searchBatch, scoreBatch, fuseBatch, decomposeQueryBatch, embedBatch, embedSparseBatch`,
       );
     }
-    const existing = this.#classes.get(engineClass.name);
-    if (existing) {
+    const existing =
+      this.#classes.get(engineClass.name)?.origin ?? this.#reserved.get(engineClass.name);
+    if (existing !== undefined) {
       throw new Error(
-        `engine "${engineClass.name}" from ${origin} is already defined by ${existing.origin}`,
+        `engine "${engineClass.name}" from ${origin} is already defined by ${existing}`,
       );
     }
     this.#classes.set(engineClass.name, { engineClass, origin });
   }
 
+  /** Whether a class of that name is loaded (reserved names are not). */
   has(name: string): boolean {
     return this.#classes.has(name);
   }
@@ -29,14 +38,17 @@ export class EngineTypes {
   get(name: string): EngineClass {
     const entry = this.#classes.get(name);
     if (entry) return entry.engineClass;
-    const hint = closest(name, [...this.#classes.keys()]);
+    if (this.#reserved.has(name)) throw new Error(`internal: engine "${name}" was not loaded`);
+    const known = this.names();
+    const hint = closest(name, known);
     throw new Error(
-      `unknown engine "${name}"${hint ? ` (did you mean "${hint}"?)` : ''}; known engines: ${[...this.#classes.keys()].join(', ')}. Engines from files must be listed in file_imports.`,
+      `unknown engine "${name}"${hint ? ` (did you mean "${hint}"?)` : ''}; known engines: ${known.join(', ')}. Engines from files must be listed in file_imports.`,
     );
   }
 
+  /** Every known engine name, loaded or reserved. */
   names(): string[] {
-    return [...this.#classes.keys()];
+    return [...new Set([...this.#classes.keys(), ...this.#reserved.keys()])];
   }
 
   /** The roles and extra capabilities (embed, embed_sparse) of the engine of that name. */

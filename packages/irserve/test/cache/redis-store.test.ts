@@ -36,7 +36,12 @@ describe.runIf(redisAvailable())('RedisStore against a real redis-server', () =>
   });
 
   async function connect(): Promise<KvConnection> {
-    const connection = new KvConnection(server.url, {}, quietLogger());
+    const connection = new KvConnection(
+      server.url,
+      {},
+      quietLogger(),
+      (await import('ioredis')).Redis,
+    );
     connections.push(connection);
     await new Promise<void>((resolve) =>
       connection.client.status === 'ready'

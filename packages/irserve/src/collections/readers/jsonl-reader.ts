@@ -167,9 +167,13 @@ export class JsonlReader {
   }
 
   async close(): Promise<void> {
+    // An open still in flight would otherwise set #handle after this close and leave that file
+    // handle to the garbage collector (Node's DEP0137 warning).
+    const opening = this.#opening;
+    this.#opening = undefined;
+    await opening?.catch(() => undefined);
     const handle = this.#handle;
     this.#handle = undefined;
-    this.#opening = undefined;
     this.#map = undefined;
     await handle?.close();
   }

@@ -1,5 +1,6 @@
 import type { LanguageMap } from '../language-map.js';
 import type { TextDocument, TextView } from '../types.js';
+import { missingFields } from './field-check.js';
 import { parseLine, toTextDocument, type TextFields } from './text-document.js';
 
 /** Where a text view reads raw JSON lines: the JSONL reader or the sharded gzip reader. */
@@ -26,17 +27,22 @@ export class LineTextView implements TextView {
   readonly #source: LineSource;
   readonly #fields: TextFields;
   readonly #languages: LanguageMap | undefined;
+  readonly #warn: ((message: string) => void) | undefined;
+  #fieldsChecked = false;
 
   constructor(options: {
     name: string;
     source: LineSource;
     fields: TextFields;
     languages?: LanguageMap | undefined;
+    /** Told (once, at open) about `content_fields` that the first documents do not have. */
+    warn?: ((message: string) => void) | undefined;
   }) {
     this.name = options.name;
     this.#source = options.source;
     this.#fields = options.fields;
     this.#languages = options.languages;
+    this.#warn = options.warn;
     const source = options.source;
     if (source.entries) {
       const entries = source.entries.bind(source);
@@ -57,6 +63,19 @@ export class LineTextView implements TextView {
   async open(): Promise<void> {
     await this.#source.open();
     await this.#languages?.open();
+    if (this.#warn && !this.#fieldsChecked) {
+      this.#fieldsChecked = true;
+      await this.#checkFields(this.#warn);
+    }
+  }
+
+  async #checkFields(warn: (message: string) => void): Promise<void> {
+    const { missing, seen } = await missingFields(this.#source, this.#fields.contentFields);
+    for (const field of missing) {
+      warn(
+        `view "${this.name}" of ${this.#source.path}: content_fields entry "${field}" is in none of the first documents (their fields: ${seen.join(', ')}); its text will be empty`,
+      );
+    }
   }
 
   async has(id: string): Promise<boolean> {

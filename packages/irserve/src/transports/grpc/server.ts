@@ -159,7 +159,7 @@ export async function startGrpcServer(
       (error, port) => (error ? reject(error) : resolve(port)),
     ),
   );
-  options.logger.info(`irserve gRPC listening on ${bindAddress(host, boundPort)}`);
+  options.logger.debug(`irserve gRPC listening on ${bindAddress(host, boundPort)}`);
   let closing: Promise<void> | undefined;
   const graceMs = (options.graceSeconds ?? 5) * 1000;
   return {

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TIMEOUT_HEADER, parseTimeoutHeader } from '../../core/request-deadline.js';
 import { IrserveError } from '../../errors.js';
-import { HOPS_HEADER, MAX_HOPS } from '../../federation/remote-client.js';
+import { HOPS_HEADER, MAX_HOPS } from '../../federation/hops.js';
 import type { CallOptions } from '../../registry/types.js';
 
 /**

@@ -15,6 +15,10 @@ import { compatRoutes } from '../compat/index.js';
 import type { McpConfig } from '../../config/mcp-schema.js';
 import { mcpRoutes } from '../mcp/http.js';
 import type { McpOptions } from '../mcp/server.js';
+import { metricsRoute } from './routes/metrics.js';
+import { uiRoutes } from './routes/ui.js';
+import { recordRequests } from './request-metrics.js';
+import type { AppMetrics } from '../../metrics/prometheus.js';
 
 export interface HttpOptions {
   /** Bearer token; undefined means no authentication. */
@@ -27,9 +31,14 @@ export interface HttpOptions {
   compat?: CompatConfig;
   /** The `/mcp` endpoint (config `mcp`) and what its tools describe; absent: served with defaults. */
   mcp?: McpConfig & McpOptions;
+  /** Record request metrics; `route` also serves `/metrics` here (not on a port of its own). */
+  metrics?: { metrics: AppMetrics; route: boolean } | undefined;
+  /** Serve the playground at `/ui` (default true). */
+  playground?: boolean;
 }
 
-const OPEN_PATHS = new Set(['/ping']);
+// The playground's static files hold no data; the calls the page makes are authenticated.
+const OPEN_PATHS = new Set(['/ping', '/ui', '/ui/*']);
 /** Seconds a client should wait before retrying a request refused while the server drains. */
 const SHUTDOWN_RETRY_AFTER = 5;
 const DEFAULT_COMPAT: CompatConfig = {
@@ -142,6 +151,11 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
     return sendError(error, request, reply);
   });
 
+  if (options.metrics) {
+    recordRequests(server, core, options.metrics.metrics);
+    if (options.metrics.route) metricsRoute(server, options.metrics.metrics);
+  }
+  if (options.playground ?? true) uiRoutes(server);
   coreRoutes(server, core, options.availExtras ?? (() => ({})));
   contentRoutes(server, core);
   pipelineRoutes(server, core);

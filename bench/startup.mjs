@@ -1,0 +1,108 @@
+// Start-up times of the `irserve` command, best of N, beside `node -e 0` in the same run.
+//
+//   npm run build && node bench/startup.mjs [--runs 10] [--config path/to/config.json]
+//
+// Cases: `node -e 0` (the floor: starting Node itself), `irserve --version`, `irserve --help`,
+// and a server with an empty config (`{}`) from spawn until it prints its "listening" line, which
+// it does after the port is bound. `--config` adds a row for a config of your own.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '10' }, config: { type: 'string' } },
+});
+const runs = Number(values.runs);
+const bin = fileURLToPath(new URL('../packages/irserve/bin/irserve.js', import.meta.url));
+
+/**
+ * CPU milliseconds (user + system) from /proc (Linux; undefined elsewhere): of a live process, or
+ * with `children`, of this process's waited-for children. On a shared machine wall time swings
+ * with the load; CPU time much less.
+ */
+function cpuMs(pid, children = false) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const [user, system] = children ? [fields[13], fields[14]] : [fields[11], fields[12]];
+    return ((Number(user) + Number(system)) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+/** Wall and CPU ms from spawn until the child exits (or, with `until`, prints a matching line). */
+function timeOnce(args, until) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const childrenBefore = cpuMs('self', true);
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const onData = (chunk) => {
+      output += chunk;
+      if (until && until.test(output)) {
+        const ms = performance.now() - started;
+        const cpu = cpuMs(child.pid);
+        child.kill('SIGTERM');
+        child.once('exit', () => resolve({ ms, cpu }));
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (until) {
+        if (!until.test(output)) reject(new Error(`exited ${code} before listening:\n${output}`));
+        return;
+      }
+      const ms = performance.now() - started;
+      const after = cpuMs('self', true);
+      if (code !== 0) reject(new Error(`exit ${code}: ${output}`));
+      else resolve({ ms, cpu: after === undefined ? undefined : after - childrenBefore });
+    });
+  });
+}
+
+async function best(args, until) {
+  const runsDone = [];
+  for (let i = 0; i < runs; i++) runsDone.push(await timeOnce(args, until));
+  const wall = runsDone.map((run) => run.ms).sort((a, b) => a - b);
+  const cpu = runsDone
+    .map((run) => run.cpu)
+    .filter((ms) => ms !== undefined)
+    .sort((a, b) => a - b);
+  return { best: wall[0], median: wall[Math.floor(wall.length / 2)], cpu: cpu[0] };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'irserve-startup-'));
+const emptyConfig = join(dir, 'empty.json');
+writeFileSync(emptyConfig, '{}\n');
+const listening = /listening on/;
+const serve = (config) => [bin, config, '--port', '0', '--log-level', 'info'];
+const cases = [
+  ['node -e 0', ['-e', '0']],
+  ['irserve --version', [bin, '--version']],
+  ['irserve --help', [bin, '--help']],
+  ['irserve {} (until listening)', serve(emptyConfig), listening],
+];
+if (values.config) cases.push([`irserve ${values.config}`, serve(values.config), listening]);
+
+try {
+  const rows = [];
+  let floor;
+  for (const [name, args, until] of cases) {
+    const { best: ms, median, cpu } = await best(args, until);
+    floor ??= ms;
+    rows.push(
+      `| ${name} | ${ms.toFixed(0)} | ${median.toFixed(0)} | ${name === 'node -e 0' ? '' : `+${(ms - floor).toFixed(0)}`} | ${cpu === undefined ? '-' : cpu.toFixed(0)} |`,
+    );
+  }
+  console.log(`Node ${process.version}, best and median of ${runs} runs (ms)\n`);
+  console.log('| case | best ms | median ms | over node -e 0 | best CPU ms |');
+  console.log('| --- | --- | --- | --- | --- |');
+  for (const row of rows) console.log(row);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,2 @@
+/** A mistake on the command line: printed with the usage hint, exit code 2. */
+export class UsageError extends Error {}

@@ -1,0 +1,161 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { AppObserver, CacheEvent, CacheLabels, ServiceObserver } from './observer.js';
+
+/** The labels of one answered request. */
+export interface RequestLabels {
+  /** `http` or `grpc`. */
+  transport: string;
+  /** The route template (`/search`) or gRPC method; never a raw URL (bounded cardinality). */
+  route: string;
+  /** A configured service or collection name, or "" (unknown names are never labels). */
+  service: string;
+  status: string;
+}
+
+/** Prometheus metrics of one app: an AppObserver plus the request series and the exposition. */
+export interface AppMetrics extends AppObserver {
+  observeRequest(labels: RequestLabels, seconds: number): void;
+  /** The exposition text and its content type, for `/metrics`. */
+  render(): Promise<{ contentType: string; body: string }>;
+  close(): void;
+}
+
+const LATENCY_BUCKETS = [
+  0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
+];
+const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+
+function series(registry: Registry) {
+  const registers = [registry];
+  const request = ['transport', 'route', 'service', 'status'] as const;
+  const cache = ['service', 'role', 'store'] as const;
+  return {
+    requests: new Counter({
+      name: 'irserve_requests_total',
+      help: 'Requests answered, by route, service and status.',
+      labelNames: request,
+      registers,
+    }),
+    requestSeconds: new Histogram({
+      name: 'irserve_request_duration_seconds',
+      help: 'Time from request to response, by route, service and status.',
+      labelNames: request,
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    batchSize: new Histogram({
+      name: 'irserve_batch_size',
+      help: 'Requests per batch handed to the engine.',
+      labelNames: ['service', 'role'],
+      buckets: BATCH_BUCKETS,
+      registers,
+    }),
+    engineSeconds: new Histogram({
+      name: 'irserve_engine_duration_seconds',
+      help: 'Time in the engine per batch (or per call for one-at-a-time services).',
+      labelNames: ['service', 'role', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    cacheHits: new Counter({
+      name: 'irserve_cache_hits_total',
+      help: 'Cache lookups answered from the store.',
+      labelNames: cache,
+      registers,
+    }),
+    cacheMisses: new Counter({
+      name: 'irserve_cache_misses_total',
+      help: 'Cache lookups that went on to compute.',
+      labelNames: cache,
+      registers,
+    }),
+    cacheEvictions: new Counter({
+      name: 'irserve_cache_evictions_total',
+      help: 'Entries removed by the in-memory store: reason "size" (LRU) or "ttl" (expired).',
+      labelNames: [...cache, 'reason'],
+      registers,
+    }),
+    relayCalls: new Counter({
+      name: 'irserve_relay_calls_total',
+      help: 'Calls relayed to imported remotes, by outcome.',
+      labelNames: ['remote', 'role', 'outcome'],
+      registers,
+    }),
+    relayFailures: new Counter({
+      name: 'irserve_relay_failures_total',
+      help: "Relayed calls that failed (after the relay's own retries).",
+      labelNames: ['remote', 'role'],
+      registers,
+    }),
+    relaySeconds: new Histogram({
+      name: 'irserve_relay_duration_seconds',
+      help: 'Time of a relayed call, retries included.',
+      labelNames: ['remote', 'role'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    content: new Counter({
+      name: 'irserve_content_lookups_total',
+      help: 'Document content lookups (HTTP, gRPC and pipeline rerank stages), by outcome.',
+      labelNames: ['collection', 'outcome'],
+      registers,
+    }),
+  };
+}
+
+/**
+ * Creates the metrics of one app in a registry of its own (two apps in one process never share
+ * series), with Node's process metrics (`process_*`, `nodejs_*`).
+ *
+ * @example
+ * const metrics = createPrometheusMetrics({ version: '0.1.0' });
+ * metrics.observeRequest({ transport: 'http', route: '/search', service: 'bm25', status: '200' }, 0.004);
+ * const { body } = await metrics.render();
+ */
+export function createPrometheusMetrics(options: { version: string }): AppMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const s = series(registry);
+  const queues: { labels: { service: string; role: string }; depth: () => number }[] = [];
+  new Gauge({
+    name: 'irserve_queue_depth',
+    help: 'Requests waiting for a batch, per batching service.',
+    labelNames: ['service', 'role'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const queue of queues) this.set(queue.labels, queue.depth());
+    },
+  });
+  new Gauge({
+    name: 'irserve_build_info',
+    help: 'Always 1; the version as a label.',
+    labelNames: ['version'],
+    registers: [registry],
+  }).set({ version: options.version }, 1);
+  return {
+    observeRequest: (labels, seconds) => {
+      s.requests.inc(labels);
+      s.requestSeconds.observe(labels, seconds);
+    },
+    service: (service, role): ServiceObserver => ({
+      onBatch: (size) => s.batchSize.observe({ service, role }, size),
+      onEngine: (seconds, ok) =>
+        s.engineSeconds.observe({ service, role, outcome: ok ? 'ok' : 'error' }, seconds),
+      watchQueue: (depth) => queues.push({ labels: { service, role }, depth }),
+    }),
+    cache: (labels: CacheLabels) => (event: CacheEvent) => {
+      if (event === 'hit') s.cacheHits.inc({ ...labels });
+      else if (event === 'miss') s.cacheMisses.inc({ ...labels });
+      else s.cacheEvictions.inc({ ...labels, reason: event === 'evicted' ? 'size' : 'ttl' });
+    },
+    relayCall: (remote, role, seconds, ok) => {
+      s.relayCalls.inc({ remote, role, outcome: ok ? 'ok' : 'error' });
+      if (!ok) s.relayFailures.inc({ remote, role });
+      s.relaySeconds.observe({ remote, role }, seconds);
+    },
+    contentLookup: (collection, outcome) => s.content.inc({ collection, outcome }),
+    render: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
+    close: () => registry.clear(),
+  };
+}
