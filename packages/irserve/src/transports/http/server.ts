@@ -9,6 +9,8 @@ import { createBodySerializer } from './serialize.js';
 import { coreRoutes } from './routes/core.js';
 import { contentRoutes } from './routes/content.js';
 import { pipelineRoutes } from './routes/pipeline.js';
+import { openApiRoute } from './routes/openapi.js';
+import { OpenApiBuilder } from './openapi/document.js';
 
 export interface HttpOptions {
   /** Bearer token; undefined means no authentication. */
@@ -52,6 +54,9 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
       }
     });
   }
+  // Every route registered from here on (by any module) lands in the OpenAPI document.
+  const openApi = new OpenApiBuilder();
+  server.addHook('onRoute', (route) => openApi.collect(route));
   // Every answer carries its request id: routes through a wrapper put around each handler when
   // the route is registered, errors through sendError. Not an onRequest hook: without one (and
   // without an API key) Fastify skips its hook runner on every request.
@@ -105,5 +110,6 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
   coreRoutes(server, core, options.availExtras ?? (() => ({})));
   contentRoutes(server, core);
   pipelineRoutes(server, core);
+  openApiRoute(server, openApi);
   return server;
 }
