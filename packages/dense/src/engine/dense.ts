@@ -19,7 +19,7 @@ import {
   type SubsetLabels,
 } from 'irserve/plugin';
 import { openIndex, type VectorIndex } from '../vector-index/index.js';
-import { parseDenseConfig, type DenseConfig } from './config.js';
+import { denseConfigSchema, parseDenseConfig, type DenseConfig } from './config.js';
 import { cosine, innerProduct, normalizeInPlace, packRows } from './vectors.js';
 
 interface Ready {
@@ -29,6 +29,7 @@ interface Ready {
 }
 
 export class Dense extends BaseEngine {
+  static readonly configSchema = denseConfigSchema;
   readonly settings: DenseConfig;
   readonly #client: OpenAIEmbeddingsClient;
   #ready: Promise<Ready> | undefined;

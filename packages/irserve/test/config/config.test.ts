@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfigFile, validateConfig } from '../../src/config/load.js';
-import { configJsonSchema } from '../../src/config/schema.js';
+import { configJsonSchema } from '../../src/config/json-schema.js';
 
 function problemsOf(input: unknown): string[] {
   try {

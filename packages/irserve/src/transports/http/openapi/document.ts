@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { defaultErrors, ERROR_STATUS_TEXT } from './errors-doc.js';
 import { errorResponseSchema } from './response-schemas.js';
 import type { NamedSchema, RouteDoc } from './route-doc.js';
-import { tidySchema } from './tidy-schema.js';
+import { tidySchema } from '../../../util/tidy-schema.js';
 
 /** The parts of a Fastify route the document needs. */
 export interface RouteInfo {
