@@ -75,12 +75,7 @@ export async function startWorld(): Promise<World> {
     baseUrl,
     grpcTarget: `127.0.0.1:${avail.grpc_port}`,
     close: async () => {
-      // A socket whose request a test aborted can stay open until Fastify's keep-alive timeout
-      // (72 s) on a loaded machine; after a grace period the test cuts it.
-      const closing = app.close();
-      const grace = setTimeout(() => app.http.server.closeAllConnections(), 3000);
-      await closing;
-      clearTimeout(grace);
+      await app.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
