@@ -75,7 +75,11 @@ export async function startWorld(): Promise<World> {
     baseUrl,
     grpcTarget: `127.0.0.1:${avail.grpc_port}`,
     close: async () => {
+      // Open issue: after the abort tests, one connection sometimes keeps Fastify's close busy
+      // until the keep-alive timeout (72 s); not yet diagnosed. The test cuts it after 3 s.
+      const grace = setTimeout(() => app.http.server.closeAllConnections(), 3000);
       await app.close();
+      clearTimeout(grace);
       await rm(dir, { recursive: true, force: true });
     },
   };

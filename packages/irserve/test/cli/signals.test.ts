@@ -32,8 +32,8 @@ function start(command: string, args: string[], cwd: string) {
       const match = LISTENING.exec(output);
       if (match) done(match[1]!);
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     void exited.then((code) => fail(new Error(`exited ${code} before listening:\n${output}`)));
   });
   return { child, listening, exited, output: () => output };
