@@ -4,7 +4,6 @@ import { runEvalCommand } from './eval.js';
 import { serveCommand, UsageError } from './serve.js';
 import { USAGE } from './usage.js';
 import { warmupCommand } from './warmup.js';
-import { printConfigSchema } from './config-schema.js';
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -28,7 +27,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       console.log(version());
       return 0;
     }
-    if (first === '--print-config-schema') return await printConfigSchema(rest);
+    if (first === '--print-config-schema') {
+      // Loaded on demand: it imports every engine module, which other commands may not need.
+      const { printConfigSchema } = await import('./config-schema.js');
+      return await printConfigSchema(rest);
+    }
     if (first === 'warmup') return await warmupCommand(rest);
     if (first === 'eval') return await runEvalCommand(rest);
     return await serveCommand(argv, env);

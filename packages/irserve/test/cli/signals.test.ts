@@ -72,7 +72,7 @@ describe('SIGTERM', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 
   it('to `npm start` stops the server too', async () => {
     const npm = start('npm', ['start', '--silent', '--', '--port', '0'], ROOT);
