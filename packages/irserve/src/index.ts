@@ -9,7 +9,8 @@
  */
 export { createApp, type App, type AppOptions } from './app.js';
 export { loadConfigFile, validateConfig, ConfigError } from './config/load.js';
-export { configJsonSchema, type IrserveConfig, type ConfigInput } from './config/schema.js';
+export { type IrserveConfig, type ConfigInput } from './config/schema.js';
+export { configJsonSchema } from './config/json-schema.js';
 export type { AppCore, PipelineRunner } from './core/app-core.js';
 export type {
   Service,

@@ -30,9 +30,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       return 0;
     }
     if (first === '--print-config-schema') {
-      const { configJsonSchema } = await import('../config/schema.js');
-      console.log(JSON.stringify(configJsonSchema(), null, 2));
-      return 0;
+      // Loaded on demand: it imports every engine module, which other commands may not need.
+      const { printConfigSchema } = await import('./config-schema.js');
+      return await printConfigSchema(rest);
     }
     const named = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
     const command = named ?? COMMANDS.serve!;

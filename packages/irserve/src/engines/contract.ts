@@ -5,6 +5,7 @@
  * request object per item, so every extra request field reaches them.
  */
 import type { Logger } from 'pino';
+import type { z } from 'zod';
 import type { CollectionCatalog } from '../collections/types.js';
 
 /** The engine roles of the specification. */
@@ -149,6 +150,12 @@ export interface EngineClass {
   new (init: EngineInit): Engine;
   readonly name: string;
   readonly inputKind?: InputKind;
+  /**
+   * The schema of the service's `config` object. The config file's JSON Schema
+   * (`irserve --print-config-schema`) uses it for services of this engine, and services are
+   * checked against it at start-up; the engine parses its config with the same schema.
+   */
+  readonly configSchema?: z.ZodType;
 }
 
 /** Roles an engine class can serve: exactly those whose batch method it defines. */

@@ -15,16 +15,17 @@ import { IrserveError } from '../errors.js';
  * const schema = z.strictObject({ k1: z.number().default(0.9) });
  * parseEngineConfig(schema, {}).k1 // 0.9
  */
-export function parseEngineConfig<Schema extends z.ZodObject>(
+export function parseEngineConfig<Schema extends z.ZodType>(
   schema: Schema,
   input: unknown,
 ): z.output<Schema> {
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
+  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
   const problems = result.error.issues.flatMap((issue) =>
     issue.code === 'unrecognized_keys'
       ? issue.keys.map((key) => {
-          const hint = closest(key, Object.keys(schema.shape));
+          const hint = closest(key, Object.keys(shape));
           return `config.${key}: unknown key${hint ? ` (did you mean "${hint}"?)` : ''}`;
         })
       : formatIssues([issue], '').map((line) => `config.${line.replace(/^: /, '')}`),

@@ -12,23 +12,48 @@ import type { ApiHttpOptions } from './api-http.js';
 
 /** Shared fields; `timeout` and `max_retry_wait` are in seconds like the rest of the config. */
 export const apiConfigFields = {
-  /** Where the API lives, e.g. `https://api.cohere.com` or `http://gpu-1:8000/v1`. */
-  base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }),
-  model: z.string().min(1),
-  /** The key itself (prefer `api_key_env`: config files get shared). */
-  api_key: z.string().min(1).optional(),
-  /** Name of the environment variable that holds the key. */
+  base_url: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .describe('Where the API lives, e.g. `https://api.cohere.com` or `http://gpu-1:8000/v1`.'),
+  model: z.string().min(1).describe('Model name sent to the API.'),
+  api_key: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('The key itself (prefer `api_key_env`: config files get shared).'),
   api_key_env: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
-    .optional(),
-  /** Extra request headers (Azure's `api-key`, organisation ids, ...). */
-  headers: z.record(z.string().min(1), z.string()).optional(),
-  timeout: z.number().positive().max(3600).default(60),
-  retries: z.int().min(0).max(10).default(3),
-  max_retry_wait: z.number().min(0).max(600).default(10),
-  /** Upstream calls in flight at once for this service. */
-  concurrency: z.int().min(1).max(1024).default(8),
+    .optional()
+    .describe('Name of the environment variable that holds the key.'),
+  headers: z
+    .record(z.string().min(1), z.string())
+    .optional()
+    .describe("Extra request headers (Azure's `api-key`, organisation ids, ...)."),
+  timeout: z
+    .number()
+    .positive()
+    .max(3600)
+    .default(60)
+    .describe('Deadline of one API call, in seconds.'),
+  retries: z
+    .int()
+    .min(0)
+    .max(10)
+    .default(3)
+    .describe('Retries after a 429, a 5xx or a broken connection.'),
+  max_retry_wait: z
+    .number()
+    .min(0)
+    .max(600)
+    .default(10)
+    .describe('Longest wait before a retry, in seconds (a longer Retry-After fails the call).'),
+  concurrency: z
+    .int()
+    .min(1)
+    .max(1024)
+    .default(8)
+    .describe('Upstream calls in flight at once for this service.'),
 };
 
 /** The shared part of a parsed config. */

@@ -25,10 +25,15 @@ export interface ChatAnswer {
 /** Chat fields on top of the shared API fields. */
 export const chatConfigFields = {
   ...apiConfigFields,
-  /** Sent as a system message before the prompt. */
-  system_prompt: z.string().min(1).optional(),
-  /** Extra body fields (`temperature`, `seed`, `chat_template_kwargs`, ...). */
-  request_kwargs: z.record(z.string(), z.unknown()).default({}),
+  system_prompt: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Sent as a system message before the prompt.'),
+  request_kwargs: z
+    .record(z.string(), z.unknown())
+    .default({})
+    .describe('Extra body fields (`temperature`, `seed`, `chat_template_kwargs`, ...).'),
 };
 
 /** A zod check that a prompt template has every placeholder in `required`. */

@@ -11,18 +11,29 @@ import { OpenAIEmbeddingsClient } from './openai-embeddings.js';
 
 const embeddingScorerConfigSchema = z.strictObject({
   ...apiConfigFields,
-  /** Shorter vectors, for models that support it (OpenAI text-embedding-3). */
-  dimensions: z.int().min(1).max(65_536).optional(),
-  /** Prepended to queries and passages (E5: "query: " / "passage: "). */
-  query_prefix: z.string().default(''),
-  passage_prefix: z.string().default(''),
-  /** Larger batches are split (OpenAI accepts 2048 inputs per call). */
-  max_inputs_per_call: z.int().min(1).max(100_000).default(2048),
+  dimensions: z
+    .int()
+    .min(1)
+    .max(65_536)
+    .optional()
+    .describe('Shorter vectors, for models that support it (OpenAI text-embedding-3).'),
+  query_prefix: z
+    .string()
+    .default('')
+    .describe("Prepended to queries and passages (E5: 'query: ' / 'passage: ')."),
+  passage_prefix: z.string().default('').describe('Prepended to passages.'),
+  max_inputs_per_call: z
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(2048)
+    .describe('Larger batches are split (OpenAI accepts 2048 inputs per call).'),
 });
 
 export type EmbeddingScorerConfig = z.output<typeof embeddingScorerConfigSchema>;
 
 export class OpenAIEmbeddingScorer extends BaseEngine {
+  static readonly configSchema = embeddingScorerConfigSchema;
   static readonly inputKind = 'text' as const;
   readonly settings: EmbeddingScorerConfig;
   readonly #client: OpenAIEmbeddingsClient;

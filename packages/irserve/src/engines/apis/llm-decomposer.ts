@@ -19,16 +19,22 @@ Return a JSON array of strings and nothing else.`;
 
 const llmDecomposerConfigSchema = z.strictObject({
   ...chatConfigFields,
-  /** `{query}` is required; `{limit}` is replaced by the request's limit. */
-  prompt: promptTemplate(DEFAULT_DECOMPOSE_PROMPT, ['query']),
-  /** Sub-queries when a request gives no `limit`. */
-  limit: z.int().min(1).max(1000).default(10),
-  max_tokens: z.int().min(1).max(32_768).default(512),
+  prompt: promptTemplate(DEFAULT_DECOMPOSE_PROMPT, ['query']).describe(
+    "`{query}` is required; `{limit}` is replaced by the request's limit.",
+  ),
+  limit: z
+    .int()
+    .min(1)
+    .max(1000)
+    .default(10)
+    .describe('Sub-queries when a request gives no `limit`.'),
+  max_tokens: z.int().min(1).max(32_768).default(512).describe('Tokens the model may generate.'),
 });
 
 export type LlmDecomposerConfig = z.output<typeof llmDecomposerConfigSchema>;
 
 export class LLMDecomposer extends BaseEngine {
+  static readonly configSchema = llmDecomposerConfigSchema;
   readonly settings: LlmDecomposerConfig;
   readonly #chat: ChatClient;
   readonly #params: Record<string, unknown>;

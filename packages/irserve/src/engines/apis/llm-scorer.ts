@@ -22,21 +22,32 @@ Is the passage relevant to the query?`;
 
 const llmScorerConfigSchema = z.strictObject({
   ...chatConfigFields,
-  prompt: promptTemplate(DEFAULT_SCORE_PROMPT, ['query', 'passage']),
-  yes_token: z.string().min(1).default('Yes'),
-  no_token: z.string().min(1).default('No'),
-  /** Ask for the first token's top-20 logprobs (turn off for servers that reject them). */
-  logprobs: z.boolean().default(true),
-  max_tokens: z.int().min(1).max(4096).default(1),
-  /** Passages are cut to this many characters before they reach the prompt. */
-  max_passage_chars: z.int().min(1).optional(),
-  /** Without logprobs, a number in the answer is divided by this (a 0-10 prompt: 10). */
-  text_score_max: z.number().positive().default(1),
+  prompt: promptTemplate(DEFAULT_SCORE_PROMPT, ['query', 'passage']).describe(
+    'Prompt template; {query} and {passage} are replaced.',
+  ),
+  yes_token: z.string().min(1).default('Yes').describe('The answer token that means relevant.'),
+  no_token: z.string().min(1).default('No').describe('The answer token that means not relevant.'),
+  logprobs: z
+    .boolean()
+    .default(true)
+    .describe("Ask for the first token's top-20 logprobs (turn off for servers that reject them)."),
+  max_tokens: z.int().min(1).max(4096).default(1).describe('Tokens the model may generate.'),
+  max_passage_chars: z
+    .int()
+    .min(1)
+    .optional()
+    .describe('Passages are cut to this many characters before they reach the prompt.'),
+  text_score_max: z
+    .number()
+    .positive()
+    .default(1)
+    .describe('Without logprobs, a number in the answer is divided by this (a 0-10 prompt: 10).'),
 });
 
 export type LlmScorerConfig = z.output<typeof llmScorerConfigSchema>;
 
 export class LLMScorer extends BaseEngine {
+  static readonly configSchema = llmScorerConfigSchema;
   static readonly inputKind = 'text' as const;
   readonly settings: LlmScorerConfig;
   readonly #chat: ChatClient;

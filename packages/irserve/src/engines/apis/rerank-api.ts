@@ -12,20 +12,31 @@ import { RERANK_FORMATS, RERANK_WIRES, rerankBody, rerankScores } from './rerank
 const rerankConfigSchema = z
   .strictObject({
     ...apiConfigFields,
-    /** TEI serves one model and needs none; every other format requires it. */
-    model: z.string().min(1).optional(),
-    api_format: z.enum(RERANK_FORMATS).default('cohere'),
-    /** Overrides the format's path (`/v2/rerank`, `/rerank`). */
+    model: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('TEI serves one model and needs none; every other format requires it.'),
+    api_format: z
+      .enum(RERANK_FORMATS)
+      .default('cohere')
+      .describe('Wire format of the rerank API: cohere, jina, voyage, tei, vllm or vllm-score.'),
     path: z
       .string()
       .regex(/^\/[^?#]*$/, 'must start with "/"')
-      .optional(),
-    /** Longer passage lists are split into several calls and the scores merged. */
-    max_documents_per_call: z.int().min(1).max(100_000).optional(),
-    /** Let the server cut long passages (TEI `truncate`, Voyage `truncation`). */
-    truncate: z.boolean().default(true),
-    /** TEI only: scores before the sigmoid. */
-    raw_scores: z.boolean().default(false),
+      .optional()
+      .describe("Overrides the format's path (`/v2/rerank`, `/rerank`)."),
+    max_documents_per_call: z
+      .int()
+      .min(1)
+      .max(100_000)
+      .optional()
+      .describe('Longer passage lists are split into several calls and the scores merged.'),
+    truncate: z
+      .boolean()
+      .default(true)
+      .describe('Let the server cut long passages (TEI `truncate`, Voyage `truncation`).'),
+    raw_scores: z.boolean().default(false).describe('TEI only: scores before the sigmoid.'),
   })
   .refine((config) => config.model !== undefined || config.api_format === 'tei', {
     path: ['model'],
@@ -37,6 +48,7 @@ const rerankConfigSchema = z
 export type RerankApiConfig = z.output<typeof rerankConfigSchema>;
 
 export class RerankAPI extends BaseEngine {
+  static readonly configSchema = rerankConfigSchema;
   static readonly inputKind = 'text' as const;
   readonly settings: RerankApiConfig;
   readonly #http: ApiHttpClient;

@@ -16,7 +16,7 @@ import {
 } from '../contract.js';
 import { Analyzer, type AnalysisSettings } from './analyzer.js';
 import { Bm25Index } from './bm25-index.js';
-import { parseBm25Config, type Bm25Config } from './config.js';
+import { bm25ConfigSchema, parseBm25Config, type Bm25Config } from './config.js';
 import { openIndex } from './index-store.js';
 import type { DocFilter } from './max-score.js';
 import { denseIntegerIds, scoresObject } from './scores-object.js';
@@ -43,6 +43,7 @@ interface Ready {
 
 export class BM25 extends BaseEngine {
   static readonly inputKind = 'text' as const;
+  static readonly configSchema = bm25ConfigSchema;
   readonly settings: Bm25Config;
   readonly #view: TextView;
   readonly #analysis: AnalysisSettings;

@@ -6,25 +6,43 @@ import { z } from 'zod';
 import { parseEngineConfig } from '../engine-config.js';
 
 export const bm25ConfigSchema = z.strictObject({
-  /** The collection to index. */
-  collection: z.string().min(1),
-  /** Its text view; default: the collection's default view. */
-  view: z.string().min(1).optional(),
-  /** Parts of each document that are indexed, as one bag of words. */
+  collection: z.string().min(1).describe('The collection to index.'),
+  view: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Its text view; default: the collection's default view."),
   fields: z
     .array(z.enum(['title', 'text']))
     .min(1)
     .refine((fields) => new Set(fields).size === fields.length, 'fields must not repeat')
-    .default(['title', 'text']),
-  k1: z.number().finite().min(0).default(0.9),
-  b: z.number().finite().min(0).max(1).default(0.4),
-  stemmer: z.enum(['porter', 'none']).default('porter'),
-  /** `lucene` (Lucene's 33 English stop words), `none`, or a list of words. */
-  stopwords: z.union([z.enum(['lucene', 'none']), z.array(z.string().min(1))]).default('lucene'),
-  /** Directory of the persisted index; default `<cacheDir>/bm25`. */
-  index_path: z.string().min(1).optional(),
-  /** TSV (`id<TAB>label`) or JSON (`{"id": "label"}`) file: a subset label per document. */
-  id_to_subset_mapping: z.string().min(1).optional(),
+    .default(['title', 'text'])
+    .describe('Parts of each document that are indexed, as one bag of words.'),
+  k1: z.number().finite().min(0).default(0.9).describe('BM25 term frequency saturation.'),
+  b: z
+    .number()
+    .finite()
+    .min(0)
+    .max(1)
+    .default(0.4)
+    .describe('BM25 length normalisation (0: none, 1: full).'),
+  stemmer: z.enum(['porter', 'none']).default('porter').describe('porter (English) or none.'),
+  stopwords: z
+    .union([z.enum(['lucene', 'none']), z.array(z.string().min(1))])
+    .default('lucene')
+    .describe("`lucene` (Lucene's 33 English stop words), `none`, or a list of words."),
+  index_path: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Directory of the persisted index; default `<cacheDir>/bm25`.'),
+  id_to_subset_mapping: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "TSV (`id<TAB>label`) or JSON (`{'id': 'label'}`) file: a subset label per document.",
+    ),
 });
 
 export type Bm25Config = z.output<typeof bm25ConfigSchema>;

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FuseRequest, Scores } from '../contract.js';
 
 /**
@@ -6,6 +7,11 @@ import type { FuseRequest, Scores } from '../contract.js';
  * none of it (no config, no collections), so the constructor takes nothing.
  */
 export abstract class FusionRule {
+  /** No settings: a rule's parameters (`rrf_k`, `weights`) come with each request. */
+  static readonly configSchema = z
+    .strictObject({})
+    .describe('Fusion rules take no config; send rrf_k or weights with each request.');
+
   /** Engine contract: true exactly when `fuseBatch` exists (it always does here). */
   get canFuse(): boolean {
     return true;

@@ -19,6 +19,8 @@ import { metricsRoute } from './routes/metrics.js';
 import { uiRoutes } from './routes/ui.js';
 import { recordRequests } from './request-metrics.js';
 import type { AppMetrics } from '../../metrics/prometheus.js';
+import { openApiRoute } from './routes/openapi.js';
+import { OpenApiBuilder } from './openapi/document.js';
 
 export interface HttpOptions {
   /** Bearer token; undefined means no authentication. */
@@ -90,6 +92,9 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
       }
     });
   }
+  // Every route registered from here on (by any module) lands in the OpenAPI document.
+  const openApi = new OpenApiBuilder();
+  server.addHook('onRoute', (route) => openApi.collect(route));
   // Every answer carries its request id: routes through a wrapper put around each handler when
   // the route is registered, errors through sendError. Not an onRequest hook: without one (and
   // without an API key) Fastify skips its hook runner on every request.
@@ -162,5 +167,6 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
   compatRoutes(server, core, options.compat ?? DEFAULT_COMPAT);
   const mcp = options.mcp ?? { enabled: true, allowed_origins: [], allowed_hosts: [] };
   if (mcp.enabled) mcpRoutes(server, core, mcp, mcp);
+  openApiRoute(server, openApi);
   return server;
 }

@@ -1,26 +1,59 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { AppCore } from '../../../core/app-core.js';
-import { getContent, getRawContent } from '../../../core/content.js';
+import { contentRequestSchema, getContent, getRawContent } from '../../../core/content.js';
 import { badRequest } from '../../../errors.js';
+import { contentResponseSchema } from '../openapi/response-schemas.js';
+import type { RouteDoc } from '../openapi/route-doc.js';
+
+const contentDoc: RouteDoc = {
+  operationId: 'content',
+  summary: 'Look up a document (text, or base64 parts for a bytes view)',
+  tags: ['content'],
+  body: { name: 'ContentRequest', schema: contentRequestSchema },
+  response: { name: 'ContentResponse', schema: contentResponseSchema },
+  errors: [400, 401, 404, 413, 415, 500, 503],
+  example: { request: { collection: 'cranfield', id: '12', view: 'text' } },
+};
+
+const rawContentDoc: RouteDoc = {
+  operationId: 'contentRaw',
+  summary: 'The raw text or bytes of a document, with its content type (images show in a browser)',
+  tags: ['content'],
+  wildcardName: 'id',
+  params: {
+    collection: 'the collection name',
+    id: 'the document id (may contain "/")',
+  },
+  query: z.object({ view: z.string().optional().describe("the view; default the collection's") }),
+  rawResponse: ['application/octet-stream', 'text/plain', 'image/*'],
+  errors: [400, 401, 404, 500],
+};
 
 /**
  * `POST /content` (JSON) and `GET /content/:collection/<id>?view=` (raw; the id may contain
  * `/`). Errors are thrown as IrserveError and mapped by the server's error handler.
  */
 export function contentRoutes(server: FastifyInstance, core: AppCore): void {
-  server.post('/content', (request) => getContent(core, request.body));
-  server.get('/content/:collection/*', async (request, reply) => {
-    const params = request.params as { collection: string; '*': string };
-    const query = request.query as { view?: unknown };
-    if (query.view !== undefined && typeof query.view !== 'string')
-      throw badRequest('view: give one view name', { fields: ['view'] });
-    const view = query.view !== undefined && query.view !== '' ? query.view : undefined;
-    const { body, contentType } = await getRawContent(core, {
-      collection: params.collection,
-      id: params['*'],
-      ...(view !== undefined ? { view } : {}),
-    });
-    void reply.header('content-type', contentType).header('x-content-type-options', 'nosniff');
-    return reply.send(body);
-  });
+  server.post('/content', { config: { openapi: contentDoc } }, (request) =>
+    getContent(core, request.body),
+  );
+  server.get(
+    '/content/:collection/*',
+    { config: { openapi: rawContentDoc } },
+    async (request, reply) => {
+      const params = request.params as { collection: string; '*': string };
+      const query = request.query as { view?: unknown };
+      if (query.view !== undefined && typeof query.view !== 'string')
+        throw badRequest('view: give one view name', { fields: ['view'] });
+      const view = query.view !== undefined && query.view !== '' ? query.view : undefined;
+      const { body, contentType } = await getRawContent(core, {
+        collection: params.collection,
+        id: params['*'],
+        ...(view !== undefined ? { view } : {}),
+      });
+      void reply.header('content-type', contentType).header('x-content-type-options', 'nosniff');
+      return reply.send(body);
+    },
+  );
 }

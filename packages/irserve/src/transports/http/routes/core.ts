@@ -1,38 +1,143 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppCore } from '../../../core/app-core.js';
-import { runBatch } from '../../../core/batch.js';
+import { batchRequestSchema, runBatch } from '../../../core/batch.js';
 import { avail, decomposeQuery, fuse, score, search } from '../../../core/handlers.js';
+import {
+  decomposeRequestSchema,
+  fuseRequestSchema,
+  scoreRequestSchema,
+  searchRequestSchema,
+} from '../../../core/request-schemas.js';
 import { callOptions } from '../call-options.js';
-import { openApiDocument } from '../openapi.js';
+import {
+  availResponseSchema,
+  batchResponseSchema,
+  decomposeResponseSchema,
+  fuseResponseSchema,
+  healthResponseSchema,
+  pingResponseSchema,
+  scoreResponseSchema,
+  searchResponseSchema,
+} from '../openapi/response-schemas.js';
+import type { RouteDoc } from '../openapi/route-doc.js';
+
+const searchDoc = {
+  operationId: 'search',
+  summary: 'Search a service',
+  tags: ['services'],
+  body: { name: 'SearchRequest', schema: searchRequestSchema },
+  response: { name: 'SearchResponse', schema: searchResponseSchema },
+  example: {
+    request: { service: 'bm25', query: 'wing flutter', limit: 2 },
+    response: {
+      cached: false,
+      processed: true,
+      query: 'wing flutter',
+      scores: { '12': 14.2, '208': 11.7 },
+      service: 'bm25',
+      timestamp: 1795348314.14,
+    },
+  },
+} satisfies RouteDoc;
 
 /**
- * `/ping`, `/avail`, `/search` (and RoutIR's deprecated `/query`), `/score`, `/fuse`,
- * `/decompose_query`, `/batch`, `/openapi.json`. POST handlers return the handler's promise
- * as it is (Fastify awaits it; a synchronous throw becomes an error reply): an `async`
- * wrapper would only add a promise and two microtask turns per request.
+ * `/ping`, `/health`, `/avail`, `/search` (and RoutIR's deprecated `/query`), `/score`, `/fuse`,
+ * `/decompose_query`, `/batch`. POST handlers return the handler's promise as it is (Fastify
+ * awaits it; a synchronous throw becomes an error reply): an `async` wrapper would only add a
+ * promise and two microtask turns per request. Each route's `config.openapi` is its entry in
+ * the OpenAPI document, made from the schemas the handler validates with.
  */
 export function coreRoutes(
   server: FastifyInstance,
   core: AppCore,
   availExtras: () => Record<string, unknown>,
 ): void {
-  server.get('/ping', async () => ({ status: 'pong' }));
-  server.get('/health', async () => core.health());
-  server.get('/avail', async () => ({ ...avail(core), ...availExtras() }));
-  server.post('/search', (request, reply) =>
+  const pingDoc: RouteDoc = {
+    operationId: 'ping',
+    summary: 'Liveness; never needs a token',
+    tags: ['server'],
+    public: true,
+    errors: [],
+    response: { name: 'PingResponse', schema: pingResponseSchema },
+  };
+  server.get('/ping', { config: { openapi: pingDoc } }, async () => ({ status: 'pong' }));
+  const healthDoc: RouteDoc = {
+    operationId: 'health',
+    summary: 'Readiness: degraded while a cache store or an imported remote is unreachable',
+    tags: ['server'],
+    response: { name: 'HealthResponse', schema: healthResponseSchema },
+  };
+  server.get('/health', { config: { openapi: healthDoc } }, async () => core.health());
+  const availDoc: RouteDoc = {
+    operationId: 'avail',
+    summary: 'The services, collections and pipeline aliases this instance serves',
+    tags: ['server'],
+    response: { name: 'AvailResponse', schema: availResponseSchema },
+  };
+  server.get('/avail', { config: { openapi: availDoc } }, async () => ({
+    ...avail(core),
+    ...availExtras(),
+  }));
+  server.post('/search', { config: { openapi: searchDoc } }, (request, reply) =>
     search(core, request.body, callOptions(request, reply)),
   );
-  server.post('/query', (request, reply) =>
+  const queryDoc: RouteDoc = {
+    ...searchDoc,
+    operationId: 'query',
+    summary: "RoutIR's old name of /search",
+    deprecated: true,
+  };
+  server.post('/query', { config: { openapi: queryDoc } }, (request, reply) =>
     search(core, request.body, callOptions(request, reply)),
   );
-  server.post('/score', (request, reply) => score(core, request.body, callOptions(request, reply)));
-  server.post('/fuse', (request, reply) => fuse(core, request.body, callOptions(request, reply)));
-  server.post('/decompose_query', (request, reply) =>
+  serviceRoutes(server, core);
+}
+
+function serviceRoutes(server: FastifyInstance, core: AppCore): void {
+  const scoreDoc: RouteDoc = {
+    operationId: 'score',
+    summary: 'Score passages against a query (text, or base64 parts for a bytes service)',
+    tags: ['services'],
+    body: { name: 'ScoreRequest', schema: scoreRequestSchema },
+    response: { name: 'ScoreResponse', schema: scoreResponseSchema },
+    example: { request: { service: 'rerank', query: 'wing flutter', passages: ['a', 'b'] } },
+  };
+  server.post('/score', { config: { openapi: scoreDoc } }, (request, reply) =>
+    score(core, request.body, callOptions(request, reply)),
+  );
+  const fuseDoc: RouteDoc = {
+    operationId: 'fuse',
+    summary: 'Fuse several rankings into one',
+    tags: ['services'],
+    body: { name: 'FuseRequest', schema: fuseRequestSchema },
+    response: { name: 'FuseResponse', schema: fuseResponseSchema },
+    example: { request: { service: 'RRF', query: 'q', scores: [{ a: 2, b: 1 }, { b: 3 }] } },
+  };
+  server.post('/fuse', { config: { openapi: fuseDoc } }, (request, reply) =>
+    fuse(core, request.body, callOptions(request, reply)),
+  );
+  const decomposeDoc: RouteDoc = {
+    operationId: 'decomposeQuery',
+    summary: 'Decompose a query into sub-queries',
+    tags: ['services'],
+    body: { name: 'DecomposeQueryRequest', schema: decomposeRequestSchema },
+    response: { name: 'DecomposeQueryResponse', schema: decomposeResponseSchema },
+    example: { request: { service: 'decompose', query: 'tallest towers in Paris', limit: 3 } },
+  };
+  server.post('/decompose_query', { config: { openapi: decomposeDoc } }, (request, reply) =>
     decomposeQuery(core, request.body, callOptions(request, reply)),
   );
-  server.post('/batch', (request, reply) =>
+  const batchDoc: RouteDoc = {
+    operationId: 'batch',
+    summary: 'Several search, score, fuse or decompose_query calls in one request (irserve)',
+    tags: ['services'],
+    body: { name: 'BatchRequest', schema: batchRequestSchema },
+    response: { name: 'BatchResponse', schema: batchResponseSchema },
+    example: {
+      request: { requests: [{ endpoint: 'search', body: { service: 'bm25', query: 'q' } }] },
+    },
+  };
+  server.post('/batch', { config: { openapi: batchDoc } }, (request, reply) =>
     runBatch(core, request.body, callOptions(request, reply)),
   );
-  const document = openApiDocument();
-  server.get('/openapi.json', async () => document);
 }
