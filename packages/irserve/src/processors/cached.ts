@@ -1,3 +1,4 @@
+import { knownIrserveError } from '../errors.js';
 import type { CallOptions, ServiceResult } from '../registry/types.js';
 import type { CacheStore } from './cache-store.js';
 
@@ -66,6 +67,14 @@ export function withCache<Req, Res>(
     return { value: now.value, cached: true, timestamp: now.timestamp };
   };
 
+  const lead = (cacheKey: string, request: Req, callOptions?: CallOptions) => {
+    const promise = compute(cacheKey, request, callOptions).finally(() =>
+      inFlight.delete(cacheKey),
+    );
+    inFlight.set(cacheKey, promise);
+    return promise;
+  };
+
   return {
     call: (request, callOptions) => {
       const cacheKey = key(request);
@@ -73,13 +82,20 @@ export function withCache<Req, Res>(
       const now = hit(cacheKey);
       if (now !== undefined) return Promise.resolve(now);
       const pending = inFlight.get(cacheKey);
-      if (pending) return pending;
-      const promise = compute(cacheKey, request, callOptions).finally(() =>
-        inFlight.delete(cacheKey),
-      );
-      inFlight.set(cacheKey, promise);
-      return promise;
+      if (!pending) return lead(cacheKey, request, callOptions);
+      // The shared computation runs under its first caller's deadline and connection: when that
+      // caller left or timed out, a follower still waiting computes for itself.
+      return pending.catch((error: unknown) => {
+        if (!leaderGaveUp(error) || callOptions?.signal?.aborted) throw error;
+        return inFlight.get(cacheKey) ?? lead(cacheKey, request, callOptions);
+      });
     },
     cachedNow: (request) => (store.getNow === undefined ? undefined : hit(key(request))),
   };
+}
+
+/** Whether a shared computation failed because its leading caller stopped waiting. */
+function leaderGaveUp(error: unknown): boolean {
+  const code = knownIrserveError(error)?.code;
+  return code === 'ERR_CLIENT_CLOSED' || code === 'ERR_TIMEOUT';
 }
