@@ -3,5 +3,6 @@
  * through the `irserve.engines` field of the package's package.json.
  */
 import type { EngineClass } from 'irserve/plugin';
+import { Postgres } from './postgres/postgres.js';
 
-export const engines: EngineClass[] = [];
+export const engines: EngineClass[] = [Postgres];

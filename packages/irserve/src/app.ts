@@ -28,6 +28,12 @@ export interface AppOptions {
   env?: NodeJS.ProcessEnv;
   /** Also serve gRPC (`routir.v1.Routir`) from `listen()`; host defaults to the HTTP host. */
   grpc?: { port: number; host?: string; maxMessageMb?: number };
+  /**
+   * On close, how long `/health` answers 503 (draining) before the listeners stop accepting
+   * connections, so load balancers take the replica out first; default 0. The CLI reads
+   * `IRSERVE_DRAIN_DELAY` (seconds).
+   */
+  drainDelayMs?: number;
 }
 
 export interface App {
@@ -87,9 +93,16 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
         }
       }
       await parts.federation.start();
+      if (parts.lifecycle.state === 'starting') parts.lifecycle.state = 'ready';
     })());
+  const drain = async () => {
+    parts.lifecycle.state = 'draining';
+    const delay = options.drainDelayMs ?? 0;
+    if (delay > 0) await new Promise((resolveDelay) => setTimeout(resolveDelay, delay));
+  };
   const close = () =>
     (closing ??= closeAll(logger, [
+      ['drain', drain],
       ['grpc server', async () => grpc?.close()],
       ['http server', () => http.close()],
       ['services', () => parts.registry.close()],

@@ -30,6 +30,8 @@ export function servicesFromConfig(
   const registry = new ServiceRegistry();
   const engines: { name: string; engine: Engine }[] = [];
   const problems: string[] = [];
+  // Looked up when called (from start() on), so a service may name one declared after it.
+  const engineOf = (name: string) => engines.find((entry) => entry.name === name)?.engine;
   config.services.forEach((service, index) => {
     try {
       const engineClass = types.get(service.engine);
@@ -43,6 +45,7 @@ export function servicesFromConfig(
           cacheDir: join(context.cacheDir, 'services', service.name),
           configDir: context.configDir,
           interactive: context.interactive,
+          engine: engineOf,
         },
       });
       engines.push({ name: service.name, engine });

@@ -5,7 +5,7 @@
  * request object per item, so every extra request field reaches them.
  */
 import type { Logger } from 'pino';
-import type { CollectionCatalog } from '../collections/types.js';
+import type { Collection, CollectionCatalog } from '../collections/types.js';
 
 /** The engine roles of the specification. */
 export type Role = 'search' | 'score' | 'fuse' | 'decompose_query';
@@ -65,6 +65,12 @@ export interface EngineContext {
   readonly configDir: string;
   /** Whether progress bars may be drawn (a terminal is attached). */
   readonly interactive: boolean;
+  /**
+   * The engine of another service of this app, by service name (undefined when none): for
+   * engines that delegate part of their work, such as a kNN back-end embedding its queries
+   * through an embedder service. Call it from `start()` or later, once every engine exists.
+   */
+  readonly engine?: (service: string) => Engine | undefined;
 }
 
 export interface EngineInit {
@@ -85,6 +91,13 @@ export interface Engine {
   start?(): Promise<void>;
   /** Called once when the app closes. */
   close?(): Promise<void>;
+  /**
+   * Collections this engine serves (a view over its back-end's index or table); the app adds
+   * them to its catalog after constructing the engines. Local collections of the same name win.
+   */
+  provideCollections?(): Collection[];
+  /** The engine's own state for `/health` (a back-end that is down); listed under `engines`. */
+  health?(): Record<string, unknown>;
 }
 
 /** An engine class as registered by name. */

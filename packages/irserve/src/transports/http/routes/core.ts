@@ -17,7 +17,12 @@ export function coreRoutes(
   availExtras: () => Record<string, unknown>,
 ): void {
   server.get('/ping', async () => ({ status: 'pong' }));
-  server.get('/health', async () => core.health());
+  // 503 until the app has started and once it drains, so load balancers route around it.
+  server.get('/health', async (_request, reply) => {
+    const report = core.health();
+    if (report.ready === false) void reply.code(503);
+    return report;
+  });
   server.get('/avail', async () => ({ ...avail(core), ...availExtras() }));
   server.post('/search', (request) => search(core, request.body, callOptions(request)));
   server.post('/query', (request) => search(core, request.body, callOptions(request)));
