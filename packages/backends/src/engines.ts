@@ -4,5 +4,6 @@
  */
 import type { EngineClass } from 'irserve/plugin';
 import { Postgres } from './postgres/postgres.js';
+import { Manticore, Sphinx } from './sphinx/manticore.js';
 
-export const engines: EngineClass[] = [Postgres];
+export const engines: EngineClass[] = [Postgres, Manticore, Sphinx];
