@@ -40,8 +40,8 @@ export class SearchdServer {
           resolveStart();
         }
       };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', onData);
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
       child.once('exit', (code) => {
         clearTimeout(timer);
         reject(new Error(`searchd exited with ${code}: ${output}`));
