@@ -4,6 +4,7 @@
  */
 import type { EngineClass } from 'irserve/plugin';
 import { Postgres } from './postgres/postgres.js';
+import { Elasticsearch, OpenSearch } from './search-cluster/search-cluster.js';
 import { Manticore, Sphinx } from './sphinx/manticore.js';
 
-export const engines: EngineClass[] = [Postgres, Manticore, Sphinx];
+export const engines: EngineClass[] = [OpenSearch, Elasticsearch, Postgres, Manticore, Sphinx];

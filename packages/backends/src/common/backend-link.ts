@@ -6,7 +6,7 @@
  * restart. A request that finds the back-end unreachable puts the link back into that state.
  */
 import { IrserveError, type EngineContext } from 'irserve/plugin';
-import { redactSecrets } from './upstream-error.js';
+import { describe, redactSecrets } from './upstream-error.js';
 
 type Logger = EngineContext['logger'];
 
@@ -135,10 +135,7 @@ export class BackendLink<Client> {
   }
 
   #markDown(error: unknown): void {
-    const reason = redactSecrets(
-      error instanceof Error ? error.message || String(error) : String(error),
-      this.#options.secrets ?? [],
-    );
+    const reason = redactSecrets(describe(error), this.#options.secrets ?? []);
     if (this.#state !== 'down')
       this.#options.logger.warn(
         { service: this.#options.service, backend: this.#options.backend, reason },

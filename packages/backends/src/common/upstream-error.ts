@@ -43,14 +43,21 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
   return out;
 }
 
-function describe(error: unknown): string {
+/** One line for a driver's error: its code, message and (search clusters) the error body's reason. */
+export function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   // Node reports a refused connection to every address of a host as an AggregateError with no message.
   if (error instanceof AggregateError && !error.message && error.errors.length > 0)
     return describe(error.errors[0]);
   const code = (error as { code?: unknown }).code;
-  const detail = (error as { meta?: { body?: unknown } }).meta?.body;
-  const reason = detail === undefined ? '' : ` (${summarise(detail)})`;
+  const meta = (error as { meta?: { body?: unknown; statusCode?: unknown } }).meta;
+  const body = meta?.body === undefined || meta.body === '' ? '' : `: ${summarise(meta.body)}`;
+  const reason =
+    typeof meta?.statusCode === 'number'
+      ? ` (HTTP ${meta.statusCode}${body})`
+      : body
+        ? ` (${body.slice(2)})`
+        : '';
   const prefix = typeof code === 'string' && !error.message.includes(code) ? `${code}: ` : '';
   const message = error.message || error.constructor.name;
   return `${prefix}${message}${reason}`;

@@ -101,7 +101,7 @@ export class Manticore extends BaseEngine {
         checked.map(async (request) =>
           // Only punctuation: nothing to match, and a query the server would refuse.
           sphinxql.matchWords(request.query).length === 0
-            ? ({})
+            ? {}
             : this.#scores(sphinxql.matchSearch(this.settings, request), request.limit),
         ),
       );
