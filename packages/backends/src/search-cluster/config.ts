@@ -10,10 +10,10 @@ import { connectionFields, embeddingSchema } from '../common/config.js';
 const field = z
   .string()
   .regex(
-    /^[A-Za-z0-9_@.\-]+(\^\d+(\.\d+)?)?$/,
+    /^[A-Za-z0-9_@.-]+(\^\d+(\.\d+)?)?$/,
     'must be a field name, optionally boosted (title^2)',
   );
-const plainField = z.string().regex(/^[A-Za-z0-9_@.\-]+$/, 'must be a field name');
+const plainField = z.string().regex(/^[A-Za-z0-9_@.-]+$/, 'must be a field name');
 
 export const clusterConfigSchema = z
   .strictObject({

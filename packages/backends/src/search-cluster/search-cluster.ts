@@ -189,7 +189,10 @@ abstract class SearchCluster extends BaseEngine {
 
 function stringOf(value: unknown): string {
   if (value === undefined || value === null) return '';
-  return Array.isArray(value) ? value.map(String).join('\n') : String(value);
+  if (Array.isArray(value)) return value.map(stringOf).join('\n');
+  return typeof value === 'object'
+    ? JSON.stringify(value)
+    : String(value as string | number | boolean);
 }
 
 /** An index of an OpenSearch cluster (k-NN plugin for `knn` mode). */

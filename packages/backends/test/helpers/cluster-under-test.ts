@@ -68,7 +68,7 @@ export async function clusterUnderTest(
     });
     if (!response.ok)
       throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return response.json() as Promise<Record<string, any>>;
+    return response.json() as Promise<{ hits: { hits: unknown[] } }>;
   };
   await call('PUT', `/${index}`, mappings(flavor, dim));
   for (const doc of docs)

@@ -15,11 +15,7 @@ const K1 = 1.2;
 const B = 0.75;
 
 function words(text: unknown): string[] {
-  return (
-    String(text ?? '')
-      .toLowerCase()
-      .match(/[a-z0-9]+/g) ?? []
-  );
+  return (typeof text === 'string' ? text : '').toLowerCase().match(/[a-z0-9]+/g) ?? [];
 }
 
 /** Lucene's BM25 (idf = ln(1 + (N - n + 0.5) / (n + 0.5)), no (k1 + 1) factor) of one field. */
@@ -86,10 +82,7 @@ function knn(flavor: Flavor, docs: Doc[], spec: Body): Map<string, number> {
     ({ vector, k, filter } = inner as { vector: number[]; k: number; filter?: unknown });
   } else {
     const inner = only(spec, ['field', 'query_vector', 'k', 'num_candidates', 'filter'], 'knn');
-    if (
-      typeof inner.num_candidates !== 'number' ||
-      (inner.num_candidates) < (inner.k as number)
-    )
+    if (typeof inner.num_candidates !== 'number' || inner.num_candidates < (inner.k as number))
       throw new Error('[num_candidates] must be >= k');
     ({
       field,

@@ -4,7 +4,6 @@
  * comes back without a restart, and credentials never reach a log line or an error body.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { App } from 'irserve';
 import { backendApp, health, post } from '../helpers/app.js';
 import { startFakeCluster, type FakeCluster } from '../helpers/fake-cluster.js';
 import { freePort, waitFor } from '../helpers/ports.js';
