@@ -192,7 +192,7 @@ function stringOf(value: unknown): string {
   if (Array.isArray(value)) return value.map(stringOf).join('\n');
   return typeof value === 'object'
     ? JSON.stringify(value)
-    : String(value as string | number | boolean);
+    : String(value);
 }
 
 /** An index of an OpenSearch cluster (k-NN plugin for `knn` mode). */
