@@ -1,7 +1,7 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { redact } from '../processors/create-store.js';
 import { type KvKwargs, redisOptions } from './kv-options.js';
+import { type KvTopology, parseKvUrl, redactKvUrl } from './kv-url.js';
 
 export type KvState = 'connecting' | 'up' | 'down';
 
@@ -11,17 +11,21 @@ export type KvState = 'connecting' | 'up' | 'down';
  * starts and once when it ends, never per request. ioredis reconnects by itself.
  */
 export class KvConnection {
-  readonly client: Redis;
+  readonly client: Redis | Cluster;
   readonly url: string;
+  /** A Redis Cluster: commands of one entry may live on different nodes (no multi-key MULTI). */
+  readonly cluster: boolean;
   #state: KvState = 'connecting';
   #since = Date.now();
   #suspendedUntil = 0;
   readonly #logger: Logger;
 
   constructor(url: string, kwargs: KvKwargs, logger: Logger) {
-    this.url = redact(url);
+    this.url = redactKvUrl(url);
     this.#logger = logger;
-    this.client = new Redis(url, redisOptions(kwargs));
+    const topology = parseKvUrl(url) ?? { kind: 'single', url };
+    this.cluster = topology.kind === 'cluster';
+    this.client = connect(topology, kwargs);
     this.client.on('ready', () => this.#transition('up'));
     this.client.on('error', (error: Error) => this.markDown(error));
     this.client.on('close', () => this.markDown());
@@ -73,6 +77,45 @@ export class KvConnection {
       this.#logger.info({ store: this.url }, 'cache store reachable again: caching resumed');
     }
   }
+}
+
+/**
+ * The client for a topology: one server, a Redis Cluster (slots discovered from any node,
+ * refreshed on MOVED and on a failover) or a Sentinel-watched master (the sentinels name the
+ * current master; ioredis follows a failover). Every form fails fast while disconnected.
+ */
+function connect(topology: KvTopology, kwargs: KvKwargs): Redis | Cluster {
+  const options = redisOptions(kwargs);
+  if (topology.kind === 'single') return new Redis(topology.url, options);
+  const credentials = {
+    ...(topology.username !== undefined ? { username: topology.username } : {}),
+    ...(topology.password !== undefined ? { password: topology.password } : {}),
+    ...(topology.tls && options.tls === undefined ? { tls: {} } : {}),
+  };
+  if (topology.kind === 'cluster') {
+    const { db: _db, retryStrategy, ...nodeOptions } = options;
+    return new Cluster(topology.nodes, {
+      redisOptions: { ...nodeOptions, ...credentials },
+      enableOfflineQueue: false,
+      clusterRetryStrategy: (attempt: number) => retryStrategy?.(attempt) ?? 1000,
+      slotsRefreshTimeout: options.connectTimeout ?? 2000,
+      retryDelayOnFailover: 100,
+      retryDelayOnClusterDown: 100,
+      lazyConnect: false,
+    });
+  }
+  return new Redis({
+    ...options,
+    ...credentials,
+    sentinels: topology.nodes,
+    name: topology.name!,
+    ...(topology.db !== undefined ? { db: topology.db } : {}),
+    ...(kwargs.sentinel_password !== undefined
+      ? { sentinelPassword: kwargs.sentinel_password }
+      : {}),
+    ...(topology.tls ? { enableTLSForSentinelMode: true } : {}),
+    sentinelRetryStrategy: (attempt: number) => Math.min(100 * 2 ** Math.min(attempt, 5), 2000),
+  });
 }
 
 /** The key-value connections of one app, shared by services that name the same store. */
