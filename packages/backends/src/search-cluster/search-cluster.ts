@@ -190,9 +190,9 @@ abstract class SearchCluster extends BaseEngine {
 function stringOf(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (Array.isArray(value)) return value.map(stringOf).join('\n');
-  return typeof value === 'object'
-    ? JSON.stringify(value)
-    : String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
 }
 
 /** An index of an OpenSearch cluster (k-NN plugin for `knn` mode). */

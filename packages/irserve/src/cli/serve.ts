@@ -95,7 +95,9 @@ function drainDelayMs(value: string | undefined): number {
   if (value === undefined || value === '') return 0;
   const seconds = Number(value);
   if (!Number.isFinite(seconds) || seconds < 0 || seconds > 600)
-    throw new UsageError(`IRSERVE_DRAIN_DELAY must be a number of seconds from 0 to 600, got "${value}"`);
+    throw new UsageError(
+      `IRSERVE_DRAIN_DELAY must be a number of seconds from 0 to 600, got "${value}"`,
+    );
   return seconds * 1000;
 }
 

@@ -9,17 +9,19 @@ import { testApp } from '../helpers/app.js';
 import { redisAvailable } from '../helpers/redis.js';
 import { RedisClusterNodes, RedisSentinelSet } from '../helpers/redis-topologies.js';
 
-const search = async (app: App, query: string) =>
-  (
-    await app.http.inject({
-      method: 'POST',
-      url: '/search',
-      payload: { service: 'const', query, limit: 3 },
-    })
-  ).json() as {
-    scores: Record<string, number>;
-    cached: boolean;
-  };
+interface SearchAnswer {
+  scores: Record<string, number>;
+  cached: boolean;
+}
+
+const search = async (app: App, query: string): Promise<SearchAnswer> => {
+  const response = await app.http.inject({
+    method: 'POST',
+    url: '/search',
+    payload: { service: 'const', query, limit: 3 },
+  });
+  return response.json<SearchAnswer>();
+};
 
 const EXPECTED = { doc0: 3, doc1: 2, doc2: 1 };
 
