@@ -33,6 +33,12 @@ export interface AppOptions {
   grpc?: { port: number; host?: string; maxMessageMb?: number };
   /** Overrides the config's `metrics.port` / `metrics.host` (the CLI's `--metrics_port`). */
   metrics?: { port?: number; host?: string };
+  /**
+   * On close, how long `/health` answers 503 (draining) before the listeners stop accepting
+   * connections, so load balancers take the replica out first; default 0. The CLI reads
+   * `IRSERVE_DRAIN_DELAY` (seconds).
+   */
+  drainDelayMs?: number;
 }
 
 export interface App {
@@ -99,9 +105,16 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
         }
       }
       await parts.federation?.start();
+      if (parts.lifecycle.state === 'starting') parts.lifecycle.state = 'ready';
     })());
+  const drain = async () => {
+    parts.lifecycle.state = 'draining';
+    const delay = options.drainDelayMs ?? 0;
+    if (delay > 0) await new Promise((resolveDelay) => setTimeout(resolveDelay, delay));
+  };
   const close = () =>
     (closing ??= closeAll(logger, [
+      ['drain', drain],
       ['metrics server', async () => metricsServer?.close()],
       ['grpc server', async () => grpc?.close()],
       ['http server', () => closeHttp(http)],

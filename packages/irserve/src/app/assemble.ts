@@ -3,7 +3,7 @@ import { KvPool } from '../cache/kv-connection.js';
 import { createCollections } from '../collections/index.js';
 import type { IrserveConfig } from '../config/schema.js';
 import type { AppCore } from '../core/app-core.js';
-import type { EngineClass } from '../engines/contract.js';
+import type { Engine, EngineClass } from '../engines/contract.js';
 import { FederatedCollections, federatedContent } from '../federation/federated-collections.js';
 import type { Federation } from '../federation/federation.js';
 import type { AppMetrics } from '../metrics/prometheus.js';
@@ -79,6 +79,8 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
       configDir,
       observer,
     });
+    addEngineCollections(engines, collections, logger);
+    const lifecycle: Lifecycle = { state: 'starting' };
     const store = (
       configPath: string,
       size: number,
@@ -146,7 +148,7 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
       pipelines,
       logger,
       maxLimit: config.max_limit,
-      health: () => healthReport(kvPool, federation),
+      health: () => healthReport(kvPool, federation, engines, lifecycle),
     };
     const http = buildHttpServer(core, {
       apiKey: options.apiKey,
@@ -158,21 +160,64 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
       metrics: options.metrics,
       playground: config.playground,
     });
-    return { core, http, registry, engines, federation, kvPool };
+    return { core, http, registry, engines, federation, kvPool, lifecycle };
   } catch (error) {
     await kvPool.close();
     throw error;
   }
 }
 
-/** `/health`: `degraded` while an external cache store or an imported remote is unreachable (requests still succeed). */
-function healthReport(kvPool: KvPool, federation: Federation | undefined): Record<string, unknown> {
+/**
+ * Where the app is in its life, for readiness probes: `starting` until collections and engines
+ * have started, `ready` while serving, `draining` once close has begun.
+ */
+export interface Lifecycle {
+  state: 'starting' | 'ready' | 'draining';
+}
+
+/** Engines that serve a collection over their back-end (`provideCollections`) join the catalog. */
+function addEngineCollections(
+  engines: readonly { name: string; engine: Engine }[],
+  collections: FederatedCollections,
+  logger: Logger,
+): void {
+  for (const { name, engine } of engines) {
+    for (const collection of engine.provideCollections?.() ?? []) {
+      if (!collections.addRemote(collection))
+        logger.warn(
+          { service: name, collection: collection.name },
+          'a collection of that name exists already: the service does not replace it',
+        );
+    }
+  }
+}
+
+/**
+ * `/health`: `ready` says whether this replica should get traffic (the HTTP status is 503
+ * otherwise); `status` is `degraded` while an external cache store, an imported remote or an
+ * engine's back-end is unreachable (the other services still answer).
+ */
+function healthReport(
+  kvPool: KvPool,
+  federation: Federation | undefined,
+  engines: readonly { name: string; engine: Engine }[],
+  lifecycle: Lifecycle,
+): Record<string, unknown> {
   const stores = kvPool.health();
   const imports = federation?.health() ?? [];
+  const backends = engines.flatMap(({ engine }) => (engine.health ? [engine.health()] : []));
   const ok =
     stores.every((store) => store.state !== 'down') &&
-    imports.every((remote) => remote.state === 'up');
-  return { status: ok ? 'ok' : 'degraded', cache_stores: stores, server_imports: imports };
+    imports.every((remote) => remote.state === 'up') &&
+    backends.every((backend) => backend.state === 'up');
+  return {
+    status: ok ? 'ok' : 'degraded',
+    ready: lifecycle.state === 'ready',
+    lifecycle: lifecycle.state,
+    cache_stores: stores,
+    server_imports: imports,
+    ...(backends.length > 0 ? { engines: backends } : {}),
+  };
 }
 
 /** `services[].description` by service name (MCP's list_services shows them). */

@@ -35,6 +35,8 @@ export function servicesFromConfig(
   const engines: { name: string; engine: Engine }[] = [];
   const problems: string[] = [];
   const resources = new Map<string, unknown>();
+  // Looked up when called (from start() on), so a service may name one declared after it.
+  const engineOf = (name: string) => engines.find((entry) => entry.name === name)?.engine;
   config.services.forEach((service, index) => {
     try {
       const engineClass = types.get(service.engine);
@@ -51,6 +53,7 @@ export function servicesFromConfig(
           configDir: context.configDir,
           interactive: context.interactive,
           resources,
+          engine: engineOf,
         },
       });
       engines.push({ name: service.name, engine });

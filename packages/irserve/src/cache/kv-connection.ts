@@ -1,12 +1,15 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { redact } from '../processors/create-store.js';
 import { type KvKwargs, redisOptions } from './kv-options.js';
+import { type KvTopology, parseKvUrl, redactKvUrl } from './kv-url.js';
 
 export type KvState = 'connecting' | 'up' | 'down';
 
-/** ioredis's client class. */
-export type RedisClass = typeof Redis;
+/** ioredis's client classes (one server or Sentinel, and Cluster). */
+export interface IoRedis {
+  Redis: typeof Redis;
+  Cluster: typeof Cluster;
+}
 
 /**
  * One connection to a Redis-protocol store (Redis, Valkey, KeyDB, Dragonfly) with its health.
@@ -14,18 +17,22 @@ export type RedisClass = typeof Redis;
  * starts and once when it ends, never per request. ioredis reconnects by itself.
  */
 export class KvConnection {
-  readonly client: Redis;
+  readonly client: Redis | Cluster;
   readonly url: string;
+  /** A Redis Cluster: commands of one entry may live on different nodes (no multi-key MULTI). */
+  readonly cluster: boolean;
   #state: KvState = 'connecting';
   #since = Date.now();
   #suspendedUntil = 0;
   readonly #logger: Logger;
 
-  /** `RedisClient` is ioredis's `Redis` class, passed in so that ioredis loads only when used. */
-  constructor(url: string, kwargs: KvKwargs, logger: Logger, RedisClient: RedisClass) {
-    this.url = redact(url);
+  /** `io` is ioredis's client classes, passed in so that ioredis loads only when used. */
+  constructor(url: string, kwargs: KvKwargs, logger: Logger, io: IoRedis) {
+    this.url = redactKvUrl(url);
     this.#logger = logger;
-    this.client = new RedisClient(url, redisOptions(kwargs));
+    const topology = parseKvUrl(url) ?? { kind: 'single', url };
+    this.cluster = topology.kind === 'cluster';
+    this.client = connect(topology, kwargs, io);
     this.client.on('ready', () => this.#transition('up'));
     this.client.on('error', (error: Error) => this.markDown(error));
     this.client.on('close', () => this.markDown());
@@ -80,17 +87,57 @@ export class KvConnection {
 }
 
 /**
+ * The client for a topology: one server, a Redis Cluster (slots discovered from any node,
+ * refreshed on MOVED and on a failover) or a Sentinel-watched master (the sentinels name the
+ * current master; ioredis follows a failover). Every form fails fast while disconnected.
+ */
+function connect(topology: KvTopology, kwargs: KvKwargs, io: IoRedis): Redis | Cluster {
+  const { Redis, Cluster } = io;
+  const options = redisOptions(kwargs);
+  if (topology.kind === 'single') return new Redis(topology.url, options);
+  const credentials = {
+    ...(topology.username !== undefined ? { username: topology.username } : {}),
+    ...(topology.password !== undefined ? { password: topology.password } : {}),
+    ...(topology.tls && options.tls === undefined ? { tls: {} } : {}),
+  };
+  if (topology.kind === 'cluster') {
+    const { db: _db, retryStrategy, ...nodeOptions } = options;
+    return new Cluster(topology.nodes, {
+      redisOptions: { ...nodeOptions, ...credentials },
+      enableOfflineQueue: false,
+      clusterRetryStrategy: (attempt: number) => retryStrategy?.(attempt) ?? 1000,
+      slotsRefreshTimeout: options.connectTimeout ?? 2000,
+      retryDelayOnFailover: 100,
+      retryDelayOnClusterDown: 100,
+      lazyConnect: false,
+    });
+  }
+  return new Redis({
+    ...options,
+    ...credentials,
+    sentinels: topology.nodes,
+    name: topology.name!,
+    ...(topology.db !== undefined ? { db: topology.db } : {}),
+    ...(kwargs.sentinel_password !== undefined
+      ? { sentinelPassword: kwargs.sentinel_password }
+      : {}),
+    ...(topology.tls ? { enableTLSForSentinelMode: true } : {}),
+    sentinelRetryStrategy: (attempt: number) => Math.min(100 * 2 ** Math.min(attempt, 5), 2000),
+  });
+}
+
+/**
  * The key-value connections of one app, shared by services that name the same store. ioredis is
  * imported by `create` only when the config names a store, so a config without one never loads it.
  */
 export class KvPool {
   readonly #connections = new Map<string, KvConnection>();
   readonly #logger: Logger;
-  readonly #RedisClient: RedisClass | undefined;
+  readonly #io: IoRedis | undefined;
 
-  constructor(logger: Logger, RedisClient?: RedisClass) {
+  constructor(logger: Logger, io?: IoRedis) {
     this.#logger = logger;
-    this.#RedisClient = RedisClient;
+    this.#io = io;
   }
 
   /**
@@ -101,8 +148,8 @@ export class KvPool {
    */
   static async create(logger: Logger, needsClient: boolean): Promise<KvPool> {
     if (!needsClient) return new KvPool(logger);
-    const { Redis } = await import('ioredis');
-    return new KvPool(logger, Redis);
+    const { Redis, Cluster } = await import('ioredis');
+    return new KvPool(logger, { Redis, Cluster });
   }
 
   get(url: string, kwargs: KvKwargs): KvConnection {
@@ -110,9 +157,11 @@ export class KvPool {
     let connection = this.#connections.get(key);
     if (!connection) {
       // A store the start-up scan (usesKvStore) did not see: a bug, reported as such.
-      if (this.#RedisClient === undefined)
-        throw new Error(`internal: key-value store ${redact(url)} used but ioredis not loaded`);
-      connection = new KvConnection(url, kwargs, this.#logger, this.#RedisClient);
+      if (this.#io === undefined)
+        throw new Error(
+          `internal: key-value store ${redactKvUrl(url)} used but ioredis not loaded`,
+        );
+      connection = new KvConnection(url, kwargs, this.#logger, this.#io);
       this.#connections.set(key, connection);
     }
     return connection;

@@ -16,6 +16,8 @@ export const kvKwargsSchema = z.strictObject({
   socket_timeout: z.number().positive().optional(),
   connect_timeout: z.number().positive().optional(),
   socket_connect_timeout: z.number().positive().optional(),
+  /** Sentinel URLs: the sentinels' own password, when they require one. */
+  sentinel_password: z.string().optional(),
   /** redis-py's flag; irserve always decodes values itself. Accepted for RoutIR configs. */
   decode_responses: z.boolean().optional(),
 });

@@ -42,32 +42,55 @@ export class RedisStore<V> implements CacheStore<V> {
     const text = encodeValue(value);
     const score = ttl >= 0 ? Date.now() + ttl * 1000 : NO_EXPIRY_BASE + Date.now();
     await this.#run(async () => {
-      const multi = this.#connection.client.multi();
-      if (ttl >= 0) multi.set(fullKey, text, 'PX', Math.max(1, Math.round(ttl * 1000)));
-      else multi.set(fullKey, text);
-      multi.zadd(this.#index, score, fullKey);
-      multi.zcard(this.#index);
-      const results = await multi.exec();
-      const size = Number(results?.[2]?.[1] ?? 0);
+      const size = this.#connection.cluster
+        ? await this.#putSpread(fullKey, text, ttl, score)
+        : await this.#putAtomic(fullKey, text, ttl, score);
       if (this.#options.capacity > 0 && size > this.#options.capacity)
         await this.#evict(size - this.#options.capacity);
     });
   }
 
+  /** One server: value, index entry and index size in one MULTI. */
+  async #putAtomic(fullKey: string, text: string, ttl: number, score: number): Promise<number> {
+    const multi = this.#connection.client.multi();
+    if (ttl >= 0) multi.set(fullKey, text, 'PX', Math.max(1, Math.round(ttl * 1000)));
+    else multi.set(fullKey, text);
+    multi.zadd(this.#index, score, fullKey);
+    multi.zcard(this.#index);
+    const results = await multi.exec();
+    return Number(results?.[2]?.[1] ?? 0);
+  }
+
+  /**
+   * A Redis Cluster: the value and the namespace's index live in different hash slots, so a
+   * MULTI over both is refused (CROSSSLOT). The value is written first; an index entry without
+   * its value (a node lost in between) only makes the size budget count one entry too many.
+   */
+  async #putSpread(fullKey: string, text: string, ttl: number, score: number): Promise<number> {
+    const client = this.#connection.client;
+    if (ttl >= 0) await client.set(fullKey, text, 'PX', Math.max(1, Math.round(ttl * 1000)));
+    else await client.set(fullKey, text);
+    const [, size] = await Promise.all([
+      client.zadd(this.#index, score, fullKey),
+      client.zcard(this.#index),
+    ]);
+    return size + 1;
+  }
+
   async remove(key: string): Promise<void> {
-    await this.#run(() =>
-      this.#connection.client
-        .multi()
-        .del(this.#prefix + key)
-        .zrem(this.#index, this.#prefix + key)
-        .exec(),
-    );
+    const fullKey = this.#prefix + key;
+    await this.#run(async () => {
+      const client = this.#connection.client;
+      if (this.#connection.cluster)
+        await Promise.all([client.del(fullKey), client.zrem(this.#index, fullKey)]);
+      else await client.multi().del(fullKey).zrem(this.#index, fullKey).exec();
+    });
   }
 
   async clear(): Promise<void> {
     await this.#run(async () => {
       const keys = await this.#connection.client.zrange(this.#index, 0, -1);
-      if (keys.length > 0) await this.#connection.client.del(...keys);
+      await this.#deleteKeys(keys);
       await this.#connection.client.del(this.#index);
     });
   }
@@ -87,7 +110,15 @@ export class RedisStore<V> implements CacheStore<V> {
   async #evict(count: number): Promise<void> {
     const popped = await this.#connection.client.zpopmin(this.#index, count);
     const keys = popped.filter((_, index) => index % 2 === 0);
-    if (keys.length > 0) await this.#connection.client.del(...keys);
+    await this.#deleteKeys(keys);
+  }
+
+  /** DEL of many keys: one command on one server; one per key on a cluster (keys span slots). */
+  async #deleteKeys(keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
+    const client = this.#connection.client;
+    if (this.#connection.cluster) await Promise.all(keys.map((key) => client.del(key)));
+    else await client.del(...keys);
   }
 
   async #run<T>(command: () => Promise<T>): Promise<T | undefined> {

@@ -81,6 +81,7 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     ...(apiKey ? { apiKey } : {}),
     ...(grpc ? { grpc } : {}),
     ...(metricsPort === undefined ? {} : { metrics: { port: metricsPort } }),
+    drainDelayMs: drainDelayMs(process.env.IRSERVE_DRAIN_DELAY),
   });
   const stopped = waitForSignal(logger, () => app.close());
   try {
@@ -91,6 +92,17 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     throw error;
   }
   return stopped;
+}
+
+/** `IRSERVE_DRAIN_DELAY`: seconds `/health` says "draining" before the listeners close (default 0). */
+function drainDelayMs(value: string | undefined): number {
+  if (value === undefined || value === '') return 0;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds > 600)
+    throw new UsageError(
+      `IRSERVE_DRAIN_DELAY must be a number of seconds from 0 to 600, got "${value}"`,
+    );
+  return seconds * 1000;
 }
 
 /** Resolves with exit code 0 after the first SIGINT/SIGTERM has drained the app; a second one forces exit 1. */

@@ -36,6 +36,9 @@ export interface AppCore {
   readonly logger: Logger;
   /** Largest `limit` a request may ask for. */
   readonly maxLimit: number;
-  /** State of the parts that can degrade without failing requests (external cache stores). */
+  /**
+   * Readiness (`ready`: false while starting or draining) and the state of the parts that can
+   * degrade without failing requests (external cache stores, imports, engines' back-ends).
+   */
   health(): Record<string, unknown>;
 }

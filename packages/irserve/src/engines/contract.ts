@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import type { CollectionCatalog } from '../collections/types.js';
+import type { Collection, CollectionCatalog } from '../collections/types.js';
 
 /** The engine roles of the specification. */
 export type Role = 'search' | 'score' | 'fuse' | 'decompose_query';
@@ -104,6 +104,13 @@ export interface EngineContext {
    * model loaded once); keys are prefixed with the package name. Absent outside an app.
    */
   readonly resources?: Map<string, unknown>;
+
+  /**
+   * The engine of another service of this app, by service name (undefined when none): for
+   * engines that delegate part of their work, such as a kNN back-end embedding its queries
+   * through an embedder service. Call it from `start()` or later, once every engine exists.
+   */
+  readonly engine?: (service: string) => Engine | undefined;
 }
 
 export interface EngineInit {
@@ -143,6 +150,13 @@ export interface Engine {
   start?(): Promise<void>;
   /** Called once when the app closes. */
   close?(): Promise<void>;
+  /**
+   * Collections this engine serves (a view over its back-end's index or table); the app adds
+   * them to its catalog after constructing the engines. Local collections of the same name win.
+   */
+  provideCollections?(): Collection[];
+  /** The engine's own state for `/health` (a back-end that is down); listed under `engines`. */
+  health?(): Record<string, unknown>;
 }
 
 /** An engine class as registered by name. */

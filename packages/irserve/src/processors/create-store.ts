@@ -1,6 +1,7 @@
 import type { KvPool } from '../cache/kv-connection.js';
 import { kvKwargsSchema } from '../cache/kv-options.js';
 import { DEFAULT_PREFIX, RedisStore } from '../cache/redis-store.js';
+import { parseKvUrl, redactKvUrl } from '../cache/kv-url.js';
 import { formatIssues } from '../core/validate.js';
 import { IrserveError } from '../errors.js';
 import type { CacheStore } from './cache-store.js';
@@ -45,10 +46,11 @@ export function createStore<V extends object>(
     });
   }
   const url = settings.kvUrl ?? DEFAULT_KV_URL;
-  if (!/^(redis|rediss|valkey|valkeys):\/\//.test(url)) {
+  const topology = parseKvUrl(url);
+  if (topology === undefined) {
     throw new IrserveError(
       'ERR_CONFIG',
-      `${settings.configPath}.cache_kv_url: "${redact(url)}" is not a redis:// or rediss:// URL`,
+      `${settings.configPath}.cache_kv_url: "${redact(url)}" is not a redis:// or rediss:// URL, a redis+cluster://host:port,host:port URL or a redis+sentinel://host:port,host:port/master URL`,
     );
   }
   const kwargs = kvKwargsSchema.safeParse(settings.kvKwargs ?? {});
@@ -60,7 +62,7 @@ export function createStore<V extends object>(
         .join('; '),
     );
   }
-  const normalisedUrl = url.replace(/^valkey/, 'redis');
+  const normalisedUrl = topology.kind === 'single' ? topology.url : url;
   return new RedisStore<V>(pool.get(normalisedUrl, kwargs.data), {
     capacity: settings.size,
     ttlSeconds: settings.ttl,
@@ -81,11 +83,5 @@ export function isKvStore(settings: { kvUrl?: string | undefined; kvKwargs?: unk
 
 /** The URL without its password, for messages and logs. */
 export function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '<invalid url>';
-  }
+  return redactKvUrl(url);
 }

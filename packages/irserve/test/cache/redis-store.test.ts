@@ -36,12 +36,8 @@ describe.runIf(redisAvailable())('RedisStore against a real redis-server', () =>
   });
 
   async function connect(): Promise<KvConnection> {
-    const connection = new KvConnection(
-      server.url,
-      {},
-      quietLogger(),
-      (await import('ioredis')).Redis,
-    );
+    const { Redis, Cluster } = await import('ioredis');
+    const connection = new KvConnection(server.url, {}, quietLogger(), { Redis, Cluster });
     connections.push(connection);
     await new Promise<void>((resolve) =>
       connection.client.status === 'ready'

@@ -67,7 +67,12 @@ export function coreRoutes(
     tags: ['server'],
     response: { name: 'HealthResponse', schema: healthResponseSchema },
   };
-  server.get('/health', { config: { openapi: healthDoc } }, async () => core.health());
+  // 503 until the app has started and once it drains, so load balancers route around it.
+  server.get('/health', { config: { openapi: healthDoc } }, async (_request, reply) => {
+    const report = core.health();
+    if (report.ready === false) void reply.code(503);
+    return report;
+  });
   const availDoc: RouteDoc = {
     operationId: 'avail',
     summary: 'The services, collections and pipeline aliases this instance serves',

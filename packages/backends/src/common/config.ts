@@ -1,0 +1,60 @@
+/**
+ * Config fields every back-end engine shares: pool size, time limits, retries, background
+ * reconnection, credentials read from the environment, and the query embedder for kNN.
+ */
+import { z } from 'zod';
+
+/** Pool, time limits and retries of the connection to a back-end. */
+export const connectionFields = {
+  /** Connections kept open to the back-end (per irserve replica). */
+  pool_size: z.number().int().min(1).max(1000).default(10),
+  /** Deadline of one back-end call, in seconds; past it the request fails with ERR_UPSTREAM_TIMEOUT. */
+  timeout: z.number().positive().max(3600).default(10),
+  /** Retries of a call that failed on a broken connection (never of a timeout or a bad query). */
+  retries: z.number().int().min(0).max(10).default(2),
+  /** Longest wait between two reconnection attempts while the back-end is down, in seconds. */
+  reconnect_max_wait: z.number().positive().max(3600).default(30),
+  /** Search `ceil(limit * k_scale)` candidates for kNN (filters and duplicates eat some). */
+  k_scale: z.number().finite().min(1).max(100).default(2),
+  /** Field, column or attribute holding each document's subset label (`subset` in requests). */
+  subset_field: z.string().min(1).optional(),
+};
+
+/** An embedder service of this app (any engine with `embedBatch`), by name. */
+export const embeddingServiceSchema = z.strictObject({
+  service: z.string().min(1),
+  query_prompt: z.string().includes('{query}').default('{query}'),
+  passage_prompt: z.string().includes('{passage}').default('{passage}'),
+});
+
+/** Its own OpenAI-compatible embeddings API (TEI, vLLM, Ollama, OpenAI). */
+export const embeddingApiSchema = z.strictObject({
+  /** API base including the version: `http://gpu-1:8080/v1`. */
+  base_url: z.url({ protocol: /^https?$/ }),
+  model: z.string().min(1),
+  /** Bearer key; default: the `api_key_env` variable. */
+  api_key: z.string().min(1).optional(),
+  api_key_env: z.string().min(1).default('OPENAI_API_KEY'),
+  dimensions: z.number().int().min(1).max(65_536).optional(),
+  query_prompt: z.string().includes('{query}').default('{query}'),
+  passage_prompt: z.string().includes('{passage}').default('{passage}'),
+  timeout: z.number().positive().max(3600).default(60),
+  retries: z.number().int().min(0).max(10).default(3),
+});
+
+export const embeddingSchema = z.union([embeddingServiceSchema, embeddingApiSchema]);
+
+export type EmbeddingSettings = z.output<typeof embeddingSchema>;
+
+/**
+ * A secret given inline or, better, through an environment variable (`password_env`). The
+ * value is never logged; messages that could carry it are redacted.
+ */
+export function secretFrom(
+  inline: string | undefined,
+  envName: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  if (inline !== undefined) return inline;
+  return envName === undefined ? undefined : env[envName] || undefined;
+}

@@ -1,0 +1,90 @@
+/**
+ * The `Postgres` engine's `config` object (docs/backends.md): a table searched by full-text
+ * (`ts_rank_cd`) or by pgvector distance, on PostgreSQL, Citus or a managed Postgres.
+ */
+import { parseEngineConfig } from 'irserve/plugin';
+import { z } from 'zod';
+import { connectionFields, embeddingSchema } from '../common/config.js';
+
+/** A column or table name: letters, digits, `_`, `$`; a table may carry its schema (`search.docs`). */
+const identifier = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/, 'must be a plain SQL identifier (letters, digits, _)');
+const tableName = z
+  .string()
+  .regex(
+    /^([A-Za-z_][A-Za-z0-9_$]{0,62}\.)?[A-Za-z_][A-Za-z0-9_$]{0,62}$/,
+    'must be a table name, optionally schema-qualified (search.docs)',
+  );
+
+export const postgresConfigSchema = z
+  .strictObject({
+    /** `postgres://user@host:5432/db?sslmode=require`; a password here is redacted in logs, but prefer `password_env`. */
+    connection_string: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
+      .optional(),
+    host: z.string().min(1).optional(),
+    port: z.number().int().min(1).max(65_535).optional(),
+    database: z.string().min(1).optional(),
+    user: z.string().min(1).optional(),
+    /** Environment variable holding the password (default `PGPASSWORD`, libpq's). */
+    password_env: z.string().min(1).default('PGPASSWORD'),
+    ssl: z.boolean().optional(),
+    table: tableName,
+    id_column: identifier.default('id'),
+    /** `fulltext`: `ts_rank_cd` over a tsvector; `vector`: pgvector distance over an embedding column. */
+    mode: z.enum(['fulltext', 'vector']).default('fulltext'),
+    /** Text of each document: the collection view, the score role, and the tsvector when `tsvector_column` is absent. */
+    text_column: identifier.default('text'),
+    title_column: identifier.optional(),
+    /** A stored (and indexed) `tsvector` column; without it the text is parsed per query. */
+    tsvector_column: identifier.optional(),
+    /** Text search configuration (`english`, `simple`, ...). */
+    ts_config: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_.]*$/)
+      .default('english'),
+    /** How the query becomes a tsquery: websearch (quotes, `or`, `-`), plain (all words), phrase. */
+    query_parser: z.enum(['websearch', 'plain', 'phrase']).default('websearch'),
+    /** `ts_rank_cd` normalization bit mask (0: none; 1: divide by 1 + log(length); ...). */
+    normalization: z.number().int().min(0).max(63).default(0),
+    vector_column: identifier.default('embedding'),
+    /** pgvector operator: `inner_product` (`<#>`), `cosine` (`<=>`), `l2` (`<->`). Scores are similarities (higher is better). */
+    distance: z.enum(['inner_product', 'cosine', 'l2']).default('inner_product'),
+    /** The query embedder for `vector` mode: an embedder service of this app or an embeddings API. */
+    embedding: embeddingSchema.optional(),
+    /** pgvector's `hnsw.ef_search` for this query (HNSW indexes). */
+    ef_search: z.number().int().min(1).max(1000).optional(),
+    /** pgvector's `ivfflat.probes` for this query (IVFFlat indexes). */
+    probes: z.number().int().min(1).max(100_000).optional(),
+    /** Serve the table as a collection of this name (content by id; rerank stages read it). */
+    collection: z.string().min(1).optional(),
+    ...connectionFields,
+  })
+  .superRefine((config, ctx) => {
+    if (config.mode === 'vector' && config.embedding === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['embedding'],
+        message:
+          'vector mode needs an embedding: {"service": "<embedder service>"} or {"base_url", "model"}',
+      });
+    if (
+      config.connection_string === undefined &&
+      config.host === undefined &&
+      config.database === undefined
+    )
+      ctx.addIssue({
+        code: 'custom',
+        path: ['connection_string'],
+        message: 'set connection_string, or host and database',
+      });
+  });
+
+export type PostgresConfig = z.output<typeof postgresConfigSchema>;
+
+/** Validates a service's `config`; throws ERR_CONFIG listing every problem. */
+export function parsePostgresConfig(input: unknown): PostgresConfig {
+  return parseEngineConfig(postgresConfigSchema as unknown as z.ZodObject, input) as PostgresConfig;
+}

@@ -1,0 +1,202 @@
+/**
+ * The `Postgres` engine (search and score roles) over a table of PostgreSQL, Citus or a
+ * managed Postgres: full-text search ranked by `ts_rank_cd`, or pgvector kNN (`<#>`, `<=>`,
+ * `<->`) with the query embedded by an irserve embedder. Requests of a batch run concurrently
+ * on a connection pool; `subset` becomes a `WHERE` on `subset_field`; the table can be served
+ * as a collection (`collection`).
+ */
+import pg from 'pg';
+import {
+  BaseEngine,
+  badRequest,
+  type Collection,
+  type EngineInit,
+  type ScoreRequest,
+  type Scores,
+  type SearchRequest,
+} from 'irserve/plugin';
+import { BackendLink } from '../common/backend-link.js';
+import { secretFrom } from '../common/config.js';
+import { QueryEmbedder } from '../common/query-embedder.js';
+import { similarity } from '../common/similarity.js';
+import { backendCollection } from '../common/text-collection.js';
+import { upstreamError } from '../common/upstream-error.js';
+import { withRetries } from '../common/with-retries.js';
+import { searchRequests } from '../common/requests.js';
+import { parsePostgresConfig, postgresConfigSchema, type PostgresConfig } from './config.js';
+import { poolConfig, postgresAddress } from './pool-config.js';
+import * as sql from './sql.js';
+
+export class Postgres extends BaseEngine {
+  static readonly configSchema = postgresConfigSchema;
+  readonly settings: PostgresConfig;
+  readonly #link: BackendLink<pg.Pool>;
+  readonly #embedder: QueryEmbedder | undefined;
+  readonly #secrets: string[];
+
+  constructor(init: EngineInit) {
+    super(init);
+    this.settings = parsePostgresConfig(init.config);
+    const password = secretFrom(undefined, this.settings.password_env);
+    this.#secrets = password === undefined ? [] : [password];
+    this.#embedder =
+      this.settings.embedding === undefined
+        ? undefined
+        : new QueryEmbedder(this.settings.embedding, { name: this.name, context: this.context });
+    const config = poolConfig(this.settings, password);
+    this.#link = new BackendLink({
+      service: this.name,
+      backend: `PostgreSQL at ${postgresAddress(this.settings)}`,
+      logger: this.context.logger,
+      maxRetryMs: this.settings.reconnect_max_wait * 1000,
+      secrets: this.#secrets,
+      connect: async () => {
+        const pool = new pg.Pool(config);
+        // An idle pooled connection the server drops must not crash the process.
+        pool.on('error', (error) => this.#link.reportFailure(error));
+        try {
+          const check = sql.probe(this.settings);
+          await pool.query(check.text, check.values);
+          return pool;
+        } catch (error) {
+          await pool.end().catch(() => undefined);
+          throw error;
+        }
+      },
+      release: (pool) => pool.end(),
+    });
+  }
+
+  /** Connects (a back-end that is down is retried in the background, never failing the start). */
+  async start(): Promise<void> {
+    this.#embedder?.check();
+    await this.#link.start();
+  }
+
+  async close(): Promise<void> {
+    await this.#link.close();
+    await this.#embedder?.close();
+  }
+
+  health(): Record<string, unknown> {
+    return this.#link.health();
+  }
+
+  provideCollections(): Collection[] {
+    const name = this.settings.collection;
+    if (name === undefined) return [];
+    return [
+      backendCollection(name, {
+        fingerprint: `postgres:${postgresAddress(this.settings)}/${this.settings.table}`,
+        get: async (id) => {
+          const { rows } = await this.#query<{ text: string | null; title?: string | null }>(
+            sql.documentById(this.settings, id),
+          );
+          const row = rows[0];
+          if (row === undefined) return undefined;
+          return { id, text: row.text ?? '', ...(row.title ? { title: row.title } : {}) };
+        },
+      }),
+    ];
+  }
+
+  async searchBatch(requests: SearchRequest[]): Promise<Scores[]> {
+    const checked = searchRequests(requests, this.name, this.settings.subset_field);
+    if (this.settings.mode === 'fulltext') {
+      return Promise.all(
+        checked.map(async (request) =>
+          toScores((await this.#query(sql.fulltextSearch(this.settings, request))).rows),
+        ),
+      );
+    }
+    const vectors = await this.#embedder!.embed(
+      checked.map((r) => ({ text: r.query, kind: 'query' })),
+    );
+    return Promise.all(
+      checked.map(async (request, i) => {
+        const k = Math.ceil(request.limit * this.settings.k_scale);
+        const statement = sql.vectorSearch(this.settings, {
+          vector: vectors[i]!,
+          k,
+          subset: request.subset,
+        });
+        const { rows } = await this.#query(statement, true);
+        return toScores(rows.slice(0, request.limit));
+      }),
+    );
+  }
+
+  /** Full-text: `ts_rank_cd` of each passage computed by the server; vector: similarity of embeddings. */
+  async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
+    const texts = requests.map((request) =>
+      request.passages.map((passage, i) => {
+        if (typeof passage !== 'string')
+          throw badRequest(`passages[${i}]: the Postgres engine scores text passages`);
+        return passage;
+      }),
+    );
+    if (this.settings.mode === 'fulltext') {
+      return Promise.all(
+        requests.map(async (request, i) => {
+          if (texts[i]!.length === 0) return [];
+          const { rows } = await this.#query<{ score: number }>(
+            sql.fulltextScore(this.settings, { query: request.query, passages: texts[i]! }),
+          );
+          return rows.map((row) => Number(row.score));
+        }),
+      );
+    }
+    return similarity(this.#embedder!, requests, texts, this.settings.distance);
+  }
+
+  /** One statement on the pool, retried on a broken connection; failures become ERR_UPSTREAM. */
+  async #query<Row extends object = { id: string; score: number }>(
+    statement: sql.Statement,
+    vectorSettings = false,
+  ): Promise<pg.QueryResult<Row>> {
+    const pool = await this.#link.client();
+    try {
+      return await withRetries(async () => {
+        if (
+          !vectorSettings ||
+          (this.settings.ef_search === undefined && this.settings.probes === undefined)
+        )
+          return await pool.query<Row>(statement.text, statement.values);
+        return await this.#withVectorSettings<Row>(pool, statement);
+      }, this.settings.retries);
+    } catch (error) {
+      this.#link.reportFailure(error);
+      throw upstreamError(error, {
+        service: this.name,
+        backend: 'PostgreSQL',
+        secrets: this.#secrets,
+      });
+    }
+  }
+
+  /** `SET LOCAL` of pgvector's search knobs and the search, in one transaction on one connection. */
+  async #withVectorSettings<Row extends object>(pool: pg.Pool, statement: sql.Statement) {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      if (this.settings.ef_search !== undefined)
+        await client.query(`SET LOCAL hnsw.ef_search = ${this.settings.ef_search}`);
+      if (this.settings.probes !== undefined)
+        await client.query(`SET LOCAL ivfflat.probes = ${this.settings.probes}`);
+      const result = await client.query<Row>(statement.text, statement.values);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+function toScores(rows: { id: string; score: number }[]): Scores {
+  const scores: Scores = Object.create(null) as Scores;
+  for (const row of rows) if (!Object.hasOwn(scores, row.id)) scores[row.id] = Number(row.score);
+  return scores;
+}

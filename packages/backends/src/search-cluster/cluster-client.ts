@@ -1,0 +1,157 @@
+/**
+ * The two official clients behind one small interface: `msearch` (a batch of searches in one
+ * HTTP call), `search`, `getSource` and `check`. OpenSearch's client wraps answers in
+ * `{ body }` and takes `body`; Elasticsearch's returns the body and takes `searches`.
+ */
+import { Client as ElasticClient } from '@elastic/elasticsearch';
+import { Client as OpenSearchClient } from '@opensearch-project/opensearch';
+import { IrserveError } from 'irserve/plugin';
+import type { ClusterConfig } from './config.js';
+import type { Flavor } from './query-body.js';
+
+export interface Hit {
+  _id: string;
+  _score: number | null;
+  _source?: Record<string, unknown>;
+}
+
+interface SearchAnswer {
+  hits?: { hits?: Hit[] };
+  error?: { type?: string; reason?: string } | string;
+  status?: number;
+}
+
+export interface ClusterClient {
+  readonly flavor: Flavor;
+  /** Resolves when the cluster answers and the index exists. */
+  check(index: string): Promise<void>;
+  /** One `_msearch` call; the hits of each body, in order. */
+  msearch(index: string, bodies: Record<string, unknown>[]): Promise<Hit[][]>;
+  /** A document's `_source` by `_id`, or undefined when the index has none. */
+  getSource(index: string, id: string): Promise<Record<string, unknown> | undefined>;
+  close(): Promise<void>;
+}
+
+export interface Credentials {
+  username?: string | undefined;
+  password?: string | undefined;
+  apiKey?: string | undefined;
+}
+
+/** Client options both clients accept: nodes, auth, request timeout, retries on dead nodes. */
+function commonOptions(config: ClusterConfig, credentials: Credentials) {
+  const auth =
+    credentials.apiKey !== undefined
+      ? { apiKey: credentials.apiKey }
+      : credentials.username !== undefined
+        ? { username: credentials.username, password: credentials.password ?? '' }
+        : undefined;
+  return {
+    nodes: Array.isArray(config.node) ? config.node : [config.node],
+    ...(auth ? { auth } : {}),
+    requestTimeout: Math.round(config.timeout * 1000),
+    maxRetries: config.retries,
+    ...(config.tls_insecure
+      ? { ssl: { rejectUnauthorized: false }, tls: { rejectUnauthorized: false } }
+      : {}),
+  };
+}
+
+/** The item's hits, or ERR_UPSTREAM with the cluster's reason. */
+function hitsOf(answer: SearchAnswer): Hit[] {
+  if (answer.error !== undefined) {
+    const reason =
+      typeof answer.error === 'string'
+        ? answer.error
+        : `${answer.error.type}: ${answer.error.reason}`;
+    throw new IrserveError(
+      'ERR_UPSTREAM',
+      `search failed (status ${answer.status ?? '?'}): ${reason}`,
+    );
+  }
+  return answer.hits?.hits ?? [];
+}
+
+function isNotFound(error: unknown): boolean {
+  return (error as { meta?: { statusCode?: number } }).meta?.statusCode === 404;
+}
+
+/**
+ * @example
+ * const client = clusterClient('opensearch', config, { username: 'admin', password });
+ * const [hits] = await client.msearch('docs', [{ query: { match_all: {} } }]);
+ */
+export function clusterClient(
+  flavor: Flavor,
+  config: ClusterConfig,
+  credentials: Credentials,
+): ClusterClient {
+  return flavor === 'opensearch'
+    ? openSearchClient(config, credentials)
+    : elasticClient(config, credentials);
+}
+
+function openSearchClient(config: ClusterConfig, credentials: Credentials): ClusterClient {
+  const options = commonOptions(config, credentials);
+  const { tls: _tls, ...rest } = options as typeof options & { tls?: unknown };
+  const client = new OpenSearchClient({ ...rest, node: rest.nodes } as never);
+  return {
+    flavor: 'opensearch',
+    async check(index) {
+      const { body } = await client.indices.exists({ index });
+      if (!body) throw new Error(`index "${index}" does not exist`);
+    },
+    async msearch(index, bodies) {
+      const { body } = await client.msearch({
+        index,
+        body: bodies.flatMap((b) => [{}, b]),
+      });
+      return ((body as { responses: SearchAnswer[] }).responses ?? []).map(hitsOf);
+    },
+    async getSource(index, id) {
+      try {
+        const { body } = await client.get({ index, id });
+        return (body as { found?: boolean; _source?: Record<string, unknown> }).found
+          ? ((body as { _source?: Record<string, unknown> })._source ?? {})
+          : undefined;
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
+    },
+    close: () => client.close(),
+  };
+}
+
+function elasticClient(config: ClusterConfig, credentials: Credentials): ClusterClient {
+  const options = commonOptions(config, credentials);
+  const { ssl: _ssl, ...rest } = options as typeof options & { ssl?: unknown };
+  const client = new ElasticClient(rest);
+  return {
+    flavor: 'elasticsearch',
+    async check(index) {
+      if (!(await client.indices.exists({ index })))
+        throw new Error(`index "${index}" does not exist`);
+    },
+    async msearch(index, bodies) {
+      const answer = await client.msearch({
+        index,
+        searches: bodies.flatMap((b) => [{}, b]),
+      });
+      return ((answer as unknown as { responses: SearchAnswer[] }).responses ?? []).map(hitsOf);
+    },
+    async getSource(index, id) {
+      try {
+        const answer = (await client.get({ index, id })) as {
+          found?: boolean;
+          _source?: Record<string, unknown>;
+        };
+        return answer.found ? (answer._source ?? {}) : undefined;
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
+    },
+    close: () => client.close(),
+  };
+}

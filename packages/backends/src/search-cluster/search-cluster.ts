@@ -1,0 +1,210 @@
+/**
+ * The `OpenSearch` and `Elasticsearch` engines (search and score roles) over an index of a
+ * cluster, through the official clients: BM25 `match` / `multi_match` over configured fields,
+ * or the `knn` query with the query embedded by an irserve embedder. A processor batch is one
+ * `_msearch` call. The index's own hybrid search is left to irserve's fusion: declare a BM25
+ * and a kNN service over the same index and fuse them in a pipeline (`{os-bm25, os-knn}RRF`).
+ */
+import {
+  BaseEngine,
+  badRequest,
+  type Collection,
+  type EngineInit,
+  type ScoreRequest,
+  type Scores,
+  type SearchRequest,
+} from 'irserve/plugin';
+import { BackendLink } from '../common/backend-link.js';
+import { secretFrom } from '../common/config.js';
+import { QueryEmbedder } from '../common/query-embedder.js';
+import { searchRequests, type CheckedSearch } from '../common/requests.js';
+import { similarity } from '../common/similarity.js';
+import { backendCollection } from '../common/text-collection.js';
+import { upstreamError } from '../common/upstream-error.js';
+import { clusterClient, type ClusterClient, type Hit } from './cluster-client.js';
+import { clusterConfigSchema, parseClusterConfig, type ClusterConfig } from './config.js';
+import { bm25Body, byIdFieldBody, knnBody, type Flavor } from './query-body.js';
+
+abstract class SearchCluster extends BaseEngine {
+  static readonly configSchema = clusterConfigSchema;
+  readonly settings: ClusterConfig;
+  /** A getter, not a field: the constructor reads it before subclass fields exist. */
+  abstract get flavor(): Flavor;
+  readonly #link: BackendLink<ClusterClient>;
+  readonly #embedder: QueryEmbedder | undefined;
+  readonly #secrets: string[];
+
+  constructor(init: EngineInit) {
+    super(init);
+    this.settings = parseClusterConfig(init.config);
+    const password = secretFrom(undefined, this.settings.password_env);
+    const apiKey = secretFrom(undefined, this.settings.api_key_env);
+    this.#secrets = [password, apiKey].filter((s): s is string => s !== undefined);
+    this.#embedder =
+      this.settings.embedding === undefined
+        ? undefined
+        : new QueryEmbedder(this.settings.embedding, { name: this.name, context: this.context });
+    const nodes = [this.settings.node].flat().map((node) => new URL(node).host);
+    this.#link = new BackendLink({
+      service: this.name,
+      backend: `${this.backendName} at ${nodes.join(', ')} (index ${this.settings.index})`,
+      logger: this.context.logger,
+      maxRetryMs: this.settings.reconnect_max_wait * 1000,
+      secrets: this.#secrets,
+      connect: async () => {
+        const client = clusterClient(this.flavor, this.settings, {
+          username: this.settings.username,
+          password,
+          apiKey,
+        });
+        try {
+          await client.check(this.settings.index);
+          return client;
+        } catch (error) {
+          await client.close().catch(() => undefined);
+          throw error;
+        }
+      },
+      release: (client) => client.close(),
+    });
+  }
+
+  get backendName(): string {
+    return this.flavor === 'opensearch' ? 'OpenSearch' : 'Elasticsearch';
+  }
+
+  async start(): Promise<void> {
+    this.#embedder?.check();
+    await this.#link.start();
+  }
+
+  async close(): Promise<void> {
+    await this.#link.close();
+    await this.#embedder?.close();
+  }
+
+  health(): Record<string, unknown> {
+    return this.#link.health();
+  }
+
+  provideCollections(): Collection[] {
+    const name = this.settings.collection;
+    if (name === undefined) return [];
+    const textField = this.settings.text_field ?? this.settings.fields[0]!.replace(/\^.*$/, '');
+    return [
+      backendCollection(name, {
+        fingerprint: `${this.flavor}:${String(this.settings.node)}/${this.settings.index}`,
+        get: async (id) => {
+          const source = await this.#source(id);
+          if (source === undefined) return undefined;
+          const title =
+            this.settings.title_field === undefined ? undefined : source[this.settings.title_field];
+          return {
+            id,
+            text: stringOf(source[textField]),
+            ...(title !== undefined && title !== null ? { title: stringOf(title) } : {}),
+          };
+        },
+      }),
+    ];
+  }
+
+  async searchBatch(requests: SearchRequest[]): Promise<Scores[]> {
+    const checked = searchRequests(requests, this.name, this.settings.subset_field);
+    const bodies = await this.#bodies(checked);
+    const results = await this.#call((client) => client.msearch(this.settings.index, bodies));
+    return results.map((hits, i) => this.#scores(hits, checked[i]!.limit));
+  }
+
+  /** `knn` mode: query and passages embedded, scored with the field's similarity; `bm25` mode cannot score free text. */
+  async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
+    if (this.settings.mode !== 'knn')
+      throw badRequest(
+        `service "${this.name}": a ${this.backendName} BM25 service scores only documents of its index, not free text passages; use a knn service or a reranker for the score role`,
+      );
+    const texts = requests.map((request) =>
+      request.passages.map((passage, i) => {
+        if (typeof passage !== 'string')
+          throw badRequest(`passages[${i}]: ${this.backendName} services score text passages`);
+        return passage;
+      }),
+    );
+    return similarity(this.#embedder!, requests, texts, this.settings.similarity);
+  }
+
+  async #bodies(checked: CheckedSearch[]): Promise<Record<string, unknown>[]> {
+    if (this.settings.mode === 'bm25')
+      return checked.map((request) => bm25Body(this.settings, request));
+    const vectors = await this.#embedder!.embed(
+      checked.map((r) => ({ text: r.query, kind: 'query' })),
+    );
+    return checked.map((request, i) =>
+      knnBody(this.flavor, this.settings, {
+        vector: vectors[i]!,
+        k: Math.ceil(request.limit * this.settings.k_scale),
+        limit: request.limit,
+        subset: request.subset,
+      }),
+    );
+  }
+
+  #scores(hits: Hit[], limit: number): Scores {
+    const scores: Scores = Object.create(null) as Scores;
+    let kept = 0;
+    for (const hit of hits) {
+      const id =
+        this.settings.id_field === undefined
+          ? hit._id
+          : stringOf(hit._source?.[this.settings.id_field]);
+      if (kept >= limit || id === '' || Object.hasOwn(scores, id)) continue;
+      scores[id] = hit._score ?? 0;
+      kept++;
+    }
+    return scores;
+  }
+
+  async #source(id: string): Promise<Record<string, unknown> | undefined> {
+    if (this.settings.id_field === undefined)
+      return this.#call((client) => client.getSource(this.settings.index, id));
+    const [hits] = await this.#call((client) =>
+      client.msearch(this.settings.index, [byIdFieldBody(this.settings, id)]),
+    );
+    return hits?.[0]?._source;
+  }
+
+  async #call<T>(call: (client: ClusterClient) => Promise<T>): Promise<T> {
+    const client = await this.#link.client();
+    try {
+      return await call(client);
+    } catch (error) {
+      this.#link.reportFailure(error);
+      throw upstreamError(error, {
+        service: this.name,
+        backend: this.backendName,
+        secrets: this.#secrets,
+      });
+    }
+  }
+}
+
+function stringOf(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (Array.isArray(value)) return value.map(stringOf).join('\n');
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+/** An index of an OpenSearch cluster (k-NN plugin for `knn` mode). */
+export class OpenSearch extends SearchCluster {
+  get flavor(): Flavor {
+    return 'opensearch';
+  }
+}
+
+/** An index of an Elasticsearch cluster (8.x or 9.x; `dense_vector` for `knn` mode). */
+export class Elasticsearch extends SearchCluster {
+  get flavor(): Flavor {
+    return 'elasticsearch';
+  }
+}

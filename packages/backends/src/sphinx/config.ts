@@ -1,0 +1,60 @@
+/**
+ * The `Manticore` engine's `config` object (docs/backends.md): an index of Manticore Search or
+ * Sphinx (local, real-time or distributed) searched through SphinxQL, the MySQL protocol.
+ */
+import { parseEngineConfig } from 'irserve/plugin';
+import { z } from 'zod';
+import { connectionFields, embeddingSchema } from '../common/config.js';
+
+const name = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be a plain index or attribute name');
+
+export const manticoreConfigSchema = z
+  .strictObject({
+    host: z.string().min(1).default('127.0.0.1'),
+    /** SphinxQL port (`listen = 9306:mysql41`). */
+    port: z.number().int().min(1).max(65_535).default(9306),
+    user: z.string().min(1).optional(),
+    /** Environment variable holding the password (Manticore with auth; Sphinx has none). */
+    password_env: z.string().min(1).optional(),
+    /** The index to search: a plain, real-time or distributed index. */
+    index: name,
+    /** String attribute holding each document's irserve id; default: the numeric document id. */
+    id_attribute: name.optional(),
+    /** Full-text fields to match (`@(title,content)`); default: every field. */
+    fields: z.array(name).min(1).optional(),
+    /**
+     * `bm25`: Okapi BM25 with `k1` and `b` (`bm25a`, needs `index_field_lengths = 1`); `native`:
+     * the server's default ranker (integer weights); `knn`: Manticore's `KNN()` over `vector_attribute`.
+     */
+    mode: z.enum(['bm25', 'native', 'knn']).default('bm25'),
+    /** `or`: documents matching any query word (BM25 retrieval, like Lucene); `and`: all words (Sphinx's default). */
+    operator: z.enum(['or', 'and']).default('or'),
+    k1: z.number().min(0).max(10).default(1.2),
+    b: z.number().min(0).max(1).default(0.75),
+    /** Float vector attribute for `knn` mode (Manticore 6.2 or later). */
+    vector_attribute: name.optional(),
+    embedding: embeddingSchema.optional(),
+    /** Server-side query time limit in ms (`OPTION max_query_time`); default: `timeout`. */
+    max_query_time: z.number().int().min(1).optional(),
+    ...connectionFields,
+  })
+  .superRefine((config, ctx) => {
+    if (config.mode !== 'knn') return;
+    if (config.vector_attribute === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['vector_attribute'],
+        message: 'knn mode needs vector_attribute',
+      });
+    if (config.embedding === undefined)
+      ctx.addIssue({ code: 'custom', path: ['embedding'], message: 'knn mode needs an embedding' });
+  });
+
+export type ManticoreConfig = z.output<typeof manticoreConfigSchema>;
+
+/** Validates a service's `config`; throws ERR_CONFIG listing every problem. */
+export function parseManticoreConfig(input: unknown): ManticoreConfig {
+  return parseEngineConfig(manticoreConfigSchema, input);
+}

@@ -1,0 +1,178 @@
+/**
+ * The `Manticore` engine (search role) over an index of Manticore Search or Sphinx, through
+ * SphinxQL (the MySQL protocol, `mysql2`): BM25 `MATCH` over a local, real-time or
+ * distributed index, or Manticore's `KNN()` with the query embedded by an irserve embedder.
+ * `Sphinx` is the same engine under the other name.
+ */
+import mysql from 'mysql2/promise';
+import {
+  BaseEngine,
+  IrserveError,
+  type EngineInit,
+  type Scores,
+  type SearchRequest,
+} from 'irserve/plugin';
+import { BackendLink } from '../common/backend-link.js';
+import { secretFrom } from '../common/config.js';
+import { QueryEmbedder } from '../common/query-embedder.js';
+import { searchRequests } from '../common/requests.js';
+import { upstreamError } from '../common/upstream-error.js';
+import { withRetries } from '../common/with-retries.js';
+import { manticoreConfigSchema, parseManticoreConfig, type ManticoreConfig } from './config.js';
+import * as sphinxql from './sphinxql.js';
+
+interface Row {
+  docid: string | number;
+  score: number | string;
+}
+
+export class Manticore extends BaseEngine {
+  static readonly configSchema = manticoreConfigSchema;
+  readonly settings: ManticoreConfig;
+  readonly #link: BackendLink<mysql.Pool>;
+  readonly #embedder: QueryEmbedder | undefined;
+  readonly #secrets: string[];
+
+  constructor(init: EngineInit) {
+    super(init);
+    this.settings = parseManticoreConfig(init.config);
+    const password = secretFrom(undefined, this.settings.password_env);
+    this.#secrets = password === undefined ? [] : [password];
+    this.#embedder =
+      this.settings.embedding === undefined
+        ? undefined
+        : new QueryEmbedder(this.settings.embedding, { name: this.name, context: this.context });
+    const { host, port, index } = this.settings;
+    this.#link = new BackendLink({
+      service: this.name,
+      backend: `${this.backendName} at ${host}:${port} (index ${index})`,
+      logger: this.context.logger,
+      maxRetryMs: this.settings.reconnect_max_wait * 1000,
+      secrets: this.#secrets,
+      connect: async () => {
+        const pool = mysql.createPool({
+          host,
+          port,
+          ...(this.settings.user !== undefined ? { user: this.settings.user } : {}),
+          ...(password !== undefined ? { password } : {}),
+          connectionLimit: this.settings.pool_size,
+          connectTimeout: Math.round(this.settings.timeout * 1000),
+          enableKeepAlive: true,
+        });
+        // A pooled connection the server drops must not crash the process.
+        pool.on('connection', (connection) =>
+          connection.on('error', (error) => this.#link.reportFailure(error)),
+        );
+        try {
+          await this.#checkIndex(pool);
+          return pool;
+        } catch (error) {
+          await pool.end().catch(() => undefined);
+          throw error;
+        }
+      },
+      release: (pool) => pool.end(),
+    });
+  }
+
+  /** `Manticore` or `Sphinx`, after the class the service names. */
+  get backendName(): string {
+    return this.constructor.name === 'Sphinx' ? 'Sphinx' : 'Manticore';
+  }
+
+  async start(): Promise<void> {
+    this.#embedder?.check();
+    await this.#link.start();
+  }
+
+  async close(): Promise<void> {
+    await this.#link.close();
+    await this.#embedder?.close();
+  }
+
+  health(): Record<string, unknown> {
+    return this.#link.health();
+  }
+
+  async searchBatch(requests: SearchRequest[]): Promise<Scores[]> {
+    const checked = searchRequests(requests, this.name, this.settings.subset_field);
+    if (this.settings.mode !== 'knn') {
+      return Promise.all(
+        checked.map(async (request) =>
+          // Only punctuation: nothing to match, and a query the server would refuse.
+          sphinxql.matchWords(request.query).length === 0
+            ? {}
+            : this.#scores(sphinxql.matchSearch(this.settings, request), request.limit),
+        ),
+      );
+    }
+    const vectors = await this.#embedder!.embed(
+      checked.map((r) => ({ text: r.query, kind: 'query' })),
+    );
+    return Promise.all(
+      checked.map(async (request, i) => {
+        const k = Math.ceil(request.limit * this.settings.k_scale);
+        const statement = sphinxql.knnSearch(this.settings, {
+          vector: vectors[i]!,
+          k,
+          subset: request.subset,
+        });
+        return this.#scores(statement, request.limit);
+      }),
+    );
+  }
+
+  async #scores(statement: sphinxql.Statement, limit: number): Promise<Scores> {
+    const rows = await this.#query(statement);
+    const scale = sphinxql.weightScale(this.settings);
+    const scores: Scores = Object.create(null) as Scores;
+    let kept = 0;
+    for (const row of rows) {
+      const id = String(row.docid);
+      if (kept >= limit || Object.hasOwn(scores, id)) continue;
+      scores[id] = Number(row.score) / scale;
+      kept++;
+    }
+    return scores;
+  }
+
+  async #query(statement: sphinxql.Statement): Promise<Row[]> {
+    const pool = await this.#link.client();
+    try {
+      const [rows] = await withRetries(
+        () =>
+          pool.query({
+            sql: statement.sql,
+            values: statement.values,
+            timeout: Math.round(this.settings.timeout * 1000),
+          }),
+        this.settings.retries,
+      );
+      return rows as Row[];
+    } catch (error) {
+      this.#link.reportFailure(error);
+      throw upstreamError(error, {
+        service: this.name,
+        backend: this.backendName,
+        secrets: this.#secrets,
+      });
+    }
+  }
+
+  /** The configured index must exist on the server (`SHOW TABLES`). */
+  async #checkIndex(pool: mysql.Pool): Promise<void> {
+    const [rows] = await pool.query({
+      sql: 'SHOW TABLES',
+      timeout: Math.round(this.settings.timeout * 1000),
+    });
+    const names = (rows as Record<string, unknown>[]).map((row) => String(Object.values(row)[0]));
+    if (!names.includes(this.settings.index))
+      throw new IrserveError(
+        'ERR_UPSTREAM',
+        `index "${this.settings.index}" not found on the server (indexes: ${names.join(', ') || 'none'})`,
+      );
+  }
+}
+
+/** The same engine under Sphinx's name (Sphinx 2.x speaks the same SphinxQL). */
+export class Sphinx extends Manticore {}

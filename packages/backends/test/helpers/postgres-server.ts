@@ -1,0 +1,159 @@
+/**
+ * A real PostgreSQL server from the Debian `postgresql` package, started by a test in a
+ * temporary directory on a free loopback port. Postgres refuses to run as root: when the test
+ * runs as root (CI does) the server runs as the `postgres` system user the package creates.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { binaryAvailable, freePort } from './ports.js';
+
+/** The directory of `initdb` and `postgres`: Debian keeps them out of the PATH. */
+function binDir(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
+  return versions.map((v) => join(root, v, 'bin')).find((dir) => existsSync(join(dir, 'initdb')));
+}
+
+export function postgresAvailable(): boolean {
+  const dir = binDir();
+  return binaryAvailable(dir ? join(dir, 'postgres') : 'postgres', ['--version'], 'postgresql');
+}
+
+function systemUser(name: string): { uid: number; gid: number } | undefined {
+  const uid = spawnSync('id', ['-u', name]).stdout?.toString().trim();
+  const gid = spawnSync('id', ['-g', name]).stdout?.toString().trim();
+  return uid && gid ? { uid: Number(uid), gid: Number(gid) } : undefined;
+}
+
+export class PostgresServer {
+  port = 0;
+  readonly user = 'irserve';
+  readonly password: string;
+  readonly #dir = mkdtempSync(join(tmpdir(), 'irserve-pg-'));
+  #child: ChildProcess | undefined;
+  #owner: { uid: number; gid: number } | undefined;
+
+  constructor(password = 'pg-secret-Xy7') {
+    this.password = password;
+  }
+
+  get url(): string {
+    return `postgres://${this.user}@127.0.0.1:${this.port}/postgres`;
+  }
+
+  /** initdb (once), then the server; resolves when it accepts connections. */
+  async start(): Promise<void> {
+    const bin = binDir()!;
+    if (this.port === 0) this.port = await freePort();
+    const data = join(this.#dir, 'data');
+    if (!existsSync(data)) this.#initdb(bin, data);
+    const child = spawn(
+      join(bin, 'postgres'),
+      [
+        '-D',
+        data,
+        '-p',
+        String(this.port),
+        '-k',
+        this.#dir,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'fsync=off',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'], ...(this.#owner ?? {}) },
+    );
+    this.#child = child;
+    await new Promise<void>((resolveStart, reject) => {
+      let output = '';
+      const timer = setTimeout(
+        () => reject(new Error(`postgres did not start: ${output}`)),
+        30_000,
+      );
+      child.stderr.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (/ready to accept connections/.test(output)) {
+          clearTimeout(timer);
+          resolveStart();
+        }
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`postgres exited with ${code}: ${output}`));
+      });
+    });
+  }
+
+  /** Runs SQL through psql over the Unix socket (trusted locally). */
+  psql(sqlText: string): string {
+    const result = spawnSync(
+      'psql',
+      [
+        '-h',
+        this.#dir,
+        '-p',
+        String(this.port),
+        '-U',
+        this.user,
+        '-d',
+        'postgres',
+        '-v',
+        'ON_ERROR_STOP=1',
+        '-At',
+        '-c',
+        sqlText,
+      ],
+      { encoding: 'utf8', ...(this.#owner ?? {}) },
+    );
+    if (result.status !== 0) throw new Error(`psql failed: ${result.stderr}`);
+    return result.stdout;
+  }
+
+  async stop(): Promise<void> {
+    const child = this.#child;
+    this.#child = undefined;
+    if (!child || child.exitCode !== null) return;
+    await new Promise<void>((resolveStop) => {
+      child.once('exit', () => resolveStop());
+      child.kill('SIGINT');
+    });
+  }
+
+  async destroy(): Promise<void> {
+    await this.stop();
+    rmSync(this.#dir, { recursive: true, force: true });
+  }
+
+  #initdb(bin: string, data: string): void {
+    if (process.getuid?.() === 0) {
+      this.#owner = systemUser('postgres');
+      if (!this.#owner)
+        throw new Error('running as root, but there is no postgres system user to run the server');
+      chownSync(this.#dir, this.#owner.uid, this.#owner.gid);
+    }
+    const pwfile = join(this.#dir, 'pw');
+    writeFileSync(pwfile, this.password);
+    if (this.#owner) chownSync(pwfile, this.#owner.uid, this.#owner.gid);
+    const result = spawnSync(
+      join(bin, 'initdb'),
+      [
+        '-D',
+        data,
+        '-U',
+        this.user,
+        '--pwfile',
+        pwfile,
+        '--auth-local=trust',
+        '--auth-host=scram-sha-256',
+        '-E',
+        'UTF8',
+        '--locale=C',
+      ],
+      { encoding: 'utf8', ...(this.#owner ?? {}) },
+    );
+    if (result.status !== 0) throw new Error(`initdb failed: ${result.stderr}`);
+  }
+}

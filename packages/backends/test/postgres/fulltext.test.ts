@@ -1,0 +1,255 @@
+/**
+ * The Postgres engine in full-text mode against a real PostgreSQL server (Debian `postgresql`):
+ * rankings equal the server's own `ts_rank_cd`, subsets filter, score and the collection view
+ * work, and faults (down at start, slow statements, wrong password) behave.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from 'irserve';
+import { backendApp, health, post } from '../helpers/app.js';
+import { DOCS, literal } from '../helpers/corpus.js';
+import { PostgresServer, postgresAvailable } from '../helpers/postgres-server.js';
+import { freePort, waitFor } from '../helpers/ports.js';
+
+const available = postgresAvailable();
+
+describe.skipIf(!available)('Postgres engine, full-text, on PostgreSQL', () => {
+  const server = new PostgresServer();
+  const apps: App[] = [];
+  let app: App;
+
+  const config = (extra: Record<string, unknown> = {}) => ({
+    connection_string: server.url,
+    table: 'docs',
+    title_column: 'title',
+    subset_field: 'subset',
+    collection: 'pgdocs',
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    process.env.IRSERVE_TEST_PGPASSWORD = server.password;
+    await server.start();
+    server.psql(
+      `CREATE TABLE docs (id text PRIMARY KEY, title text, text text, subset text);` +
+        `INSERT INTO docs VALUES ${DOCS.map((d) => `(${literal(d.id)}, ${literal(d.title)}, ${literal(d.text)}, ${literal(d.subset)})`).join(',')};` +
+        `CREATE VIEW slow_docs AS SELECT d.* FROM docs d CROSS JOIN LATERAL pg_sleep(3) s;`,
+    );
+    app = (
+      await backendApp({
+        services: [
+          {
+            name: 'pg',
+            engine: 'Postgres',
+            config: config({ password_env: 'IRSERVE_TEST_PGPASSWORD' }),
+          },
+          {
+            name: 'slow',
+            engine: 'Postgres',
+            config: {
+              connection_string: server.url,
+              table: 'slow_docs',
+              password_env: 'IRSERVE_TEST_PGPASSWORD',
+              timeout: 0.3,
+              retries: 0,
+            },
+          },
+        ],
+      })
+    ).app;
+    apps.push(app);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(apps.map((a) => a.close()));
+    await server.destroy();
+  });
+
+  it('ranks like the server’s own ts_rank_cd', async () => {
+    const { status, body } = await post(app, '/search', {
+      service: 'pg',
+      query: 'boundary layer',
+      limit: 10,
+    });
+    expect(status).toBe(200);
+    const direct = server.psql(
+      `SELECT id || '=' || ts_rank_cd(to_tsvector('english', text), websearch_to_tsquery('english', 'boundary layer'))::text FROM docs WHERE to_tsvector('english', text) @@ websearch_to_tsquery('english', 'boundary layer') ORDER BY 1`,
+    );
+    const expected = Object.fromEntries(
+      direct
+        .trim()
+        .split('\n')
+        .map((line) => [line.split('=')[0], Number(line.split('=')[1])]),
+    );
+    expect(Object.keys(body.scores).sort()).toEqual(['d2', 'd5']);
+    for (const [id, score] of Object.entries(expected))
+      expect(body.scores[id]).toBeCloseTo(Number(score), 5);
+  });
+
+  it('cuts to limit and filters by subset', async () => {
+    const one = await post(app, '/search', { service: 'pg', query: 'boundary layer', limit: 1 });
+    expect(Object.keys(one.body.scores)).toHaveLength(1);
+    const odd = await post(app, '/search', {
+      service: 'pg',
+      query: 'thrust',
+      limit: 10,
+      subset: 'odd',
+    });
+    expect(Object.keys(odd.body.scores)).toEqual(['d1']);
+  });
+
+  it('scores given passages with ts_rank_cd', async () => {
+    const { status, body } = await post(app, '/score', {
+      service: 'pg',
+      query: 'shock wave',
+      passages: ['a shock wave', 'nothing relevant', ''],
+    });
+    expect(status).toBe(200);
+    expect(body.scores[0]).toBeGreaterThan(0);
+    expect(body.scores.slice(1)).toEqual([0, 0]);
+  });
+
+  it('serves the table as a collection for content and rerank stages', async () => {
+    const content = await post(app, '/content', { collection: 'pgdocs', id: 'd3' });
+    expect(content.body).toMatchObject({ id: 'd3', text: DOCS[2]!.text, title: 'Shock waves' });
+    const missing = await post(app, '/content', { collection: 'pgdocs', id: 'nope' });
+    expect(missing.body.code).toBe('ERR_DOC_NOT_FOUND');
+    const pipeline = await post(app, '/pipeline', {
+      pipeline: 'pg%5 >> pg',
+      query: 'boundary layer',
+      collection: 'pgdocs',
+    });
+    expect(pipeline.status).toBe(200);
+    expect(Object.keys(pipeline.body.scores).sort()).toEqual(['d2', 'd5']);
+  });
+
+  it('takes hostile queries as text, never as SQL', async () => {
+    for (const query of [
+      "'); DROP TABLE docs; --",
+      '\\',
+      '"unclosed',
+      '!!!',
+      '😀 boundary',
+      'a'.repeat(5000),
+    ]) {
+      const { status } = await post(app, '/search', { service: 'pg', query, limit: 5 });
+      expect(status).toBe(200);
+    }
+    expect(server.psql('SELECT count(*) FROM docs').trim()).toBe(String(DOCS.length));
+  });
+
+  it('rejects bad requests with 400 naming the field', async () => {
+    const noSubsetField = await backendApp({
+      services: [
+        {
+          name: 'plain',
+          engine: 'Postgres',
+          config: {
+            connection_string: server.url,
+            table: 'docs',
+            password_env: 'IRSERVE_TEST_PGPASSWORD',
+          },
+        },
+      ],
+    });
+    apps.push(noSubsetField.app);
+    const subset = await post(noSubsetField.app, '/search', {
+      service: 'plain',
+      query: 'x',
+      subset: 'odd',
+    });
+    expect(subset.status).toBe(400);
+    expect(subset.body.error).toMatch(/subset_field/);
+    const long = await post(app, '/search', { service: 'pg', query: 'x'.repeat(20_000) });
+    expect(long.status).toBe(400);
+    expect(long.body.error).toMatch(/query/);
+  });
+
+  it('fails a slow statement with ERR_UPSTREAM_TIMEOUT in bounded time, other services unaffected', async () => {
+    const started = Date.now();
+    const [slow, fast] = await Promise.all([
+      post(app, '/search', { service: 'slow', query: 'thrust', limit: 5 }),
+      post(app, '/search', { service: 'pg', query: 'thrust', limit: 5 }),
+    ]);
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(slow.status).toBe(504);
+    expect(slow.body.code).toBe('ERR_UPSTREAM_TIMEOUT');
+    expect(fast.status).toBe(200);
+    expect(Object.keys(fast.body.scores).sort()).toEqual(['d1', 'd6']);
+  });
+
+  it('reports the back-end in /health', async () => {
+    const { status, body } = await health(app);
+    expect(status).toBe(200);
+    expect(body.ready).toBe(true);
+    expect(body.engines.find((e: { service: string }) => e.service === 'pg').state).toBe('up');
+  });
+
+  it('never logs the password, even when it is wrong', async () => {
+    process.env.IRSERVE_TEST_PG_WRONG = 'wrong-pass-Q9z';
+    const wrong = await backendApp({
+      services: [
+        {
+          name: 'wrong',
+          engine: 'Postgres',
+          config: {
+            connection_string: server.url,
+            table: 'docs',
+            password_env: 'IRSERVE_TEST_PG_WRONG',
+          },
+        },
+      ],
+    });
+    apps.push(wrong.app);
+    const answer = await post(wrong.app, '/search', { service: 'wrong', query: 'x' });
+    expect(answer.status).toBe(502);
+    expect(answer.body.code).toBe('ERR_UPSTREAM');
+    expect(answer.body.error).toMatch(/password authentication failed/);
+    const logs =
+      wrong.logs.join('') +
+      JSON.stringify(answer.body) +
+      JSON.stringify((await health(wrong.app)).body);
+    expect(logs).not.toContain('wrong-pass-Q9z');
+    expect(logs).not.toContain(server.password);
+  });
+});
+
+describe.skipIf(!available)('Postgres engine, back-end down at start', () => {
+  it('starts anyway, says unavailable, and serves once the server comes up', async () => {
+    const server = new PostgresServer();
+    server.port = await freePort();
+    process.env.IRSERVE_TEST_PGPASSWORD_LATE = server.password;
+    const { app } = await backendApp({
+      services: [
+        {
+          name: 'late',
+          engine: 'Postgres',
+          config: {
+            connection_string: server.url,
+            table: 'docs',
+            password_env: 'IRSERVE_TEST_PGPASSWORD_LATE',
+            reconnect_max_wait: 1,
+          },
+        },
+      ],
+    });
+    try {
+      const before = await post(app, '/search', { service: 'late', query: 'thrust' });
+      expect(before.status).toBe(502);
+      expect(before.body.error).toMatch(/unavailable/);
+      const down = await health(app);
+      expect(down.body.status).toBe('degraded');
+      expect(down.body.engines[0].state).toBe('down');
+      await server.start();
+      server.psql(
+        `CREATE TABLE docs (id text PRIMARY KEY, text text); INSERT INTO docs VALUES ('d1', 'jet thrust')`,
+      );
+      await waitFor(async () => (await health(app)).body.engines[0].state === 'up', 15_000);
+      const after = await post(app, '/search', { service: 'late', query: 'thrust' });
+      expect(after.status).toBe(200);
+      expect(Object.keys(after.body.scores)).toEqual(['d1']);
+    } finally {
+      await app.close();
+      await server.destroy();
+    }
+  }, 60_000);
+});
