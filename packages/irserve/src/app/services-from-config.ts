@@ -75,7 +75,9 @@ export function servicesFromConfig(
             maxQueue: service.max_queue,
             maxConcurrentBatches: service.max_concurrent_batches,
             cache: cache as never,
-            cacheKeyFields: service.cache_key_fields,
+            cacheKeyFields: [
+              ...new Set([...service.cache_key_fields, ...(engineClass.cacheKeyFields ?? [])]),
+            ],
             logger,
           }),
         );

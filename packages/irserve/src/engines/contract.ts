@@ -92,6 +92,11 @@ export interface EngineClass {
   new (init: EngineInit): Engine;
   readonly name: string;
   readonly inputKind?: InputKind;
+  /**
+   * Request fields that change the engine's answer beyond (query, limit, subset), such as a
+   * pre-encoded query vector: always part of the cache key, with the service's cache_key_fields.
+   */
+  readonly cacheKeyFields?: readonly string[];
 }
 
 /** Roles an engine class can serve: exactly those whose batch method it defines. */

@@ -1,0 +1,39 @@
+/** The LSR engine's query encoder, as its config chooses (`encoder`). */
+import { resolve } from 'node:path';
+import { IrserveError, type EngineContext } from 'irserve/plugin';
+import { TeiSparseEncoder } from '../encoders/tei.js';
+import type { SparseEncoder } from '../encoders/types.js';
+import { readVocabulary } from '../encoders/vocabulary.js';
+import type { LsrConfig } from './config.js';
+
+/**
+ * Creates the encoder of `config`, or undefined for `encoder: "none"`.
+ *
+ * @example await createEncoder(config, 'splade', context) // a TeiSparseEncoder
+ */
+export async function createEncoder(
+  config: LsrConfig,
+  service: string,
+  context: EngineContext,
+): Promise<SparseEncoder | undefined> {
+  switch (config.encoder) {
+    case 'none':
+      return undefined;
+    case 'tei':
+      return new TeiSparseEncoder({
+        baseUrl: config.encoder_url!,
+        vocabulary: await readVocabulary(resolve(context.configDir, config.vocab_path!)),
+        apiKey: config.api_key ?? process.env[config.api_key_env],
+        timeoutMs: config.timeout * 1000,
+        retries: config.retries,
+        maxTerms: config.max_terms,
+        service,
+        logger: context.logger,
+      });
+    case 'onnx':
+      throw new IrserveError(
+        'ERR_CONFIG',
+        `service "${service}": config.encoder "onnx" is not yet supported in this build (it needs @irserve/onnx); use encoder "tei" or send query_vector`,
+      );
+  }
+}
