@@ -1,30 +1,8 @@
-import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type App } from 'irserve';
-import { LSR, Sparse } from '../../src/index.js';
+import type { App } from 'irserve';
+import { post, startApp } from '../helpers/app.js';
 import { toyEncode } from '../helpers/tei-server.js';
 import { lsrWorld, type LsrWorld } from '../helpers/world.js';
-
-const silent = pino({ level: 'silent' });
-
-export async function startApp(config: Record<string, unknown>, dir: string): Promise<App> {
-  const app = await createApp(config, {
-    logger: silent,
-    engines: [LSR, Sparse],
-    extras: false,
-    interactive: false,
-    configDir: dir,
-    cacheDir: join(dir, 'cache'),
-  });
-  await app.start();
-  return app;
-}
-
-async function post(app: App, url: string, payload: Record<string, unknown>) {
-  const reply = await app.http.inject({ method: 'POST', url, payload });
-  return { status: reply.statusCode, body: reply.json() };
-}
 
 /** The score the index gives: sum of trunc(50 w_q) * trunc(50 w_d) over shared tokens. */
 function expectedScore(query: Record<string, number>, passage: Record<string, number>): number {
