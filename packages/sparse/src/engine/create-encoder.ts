@@ -31,9 +31,33 @@ export async function createEncoder(
         logger: context.logger,
       });
     case 'onnx':
-      throw new IrserveError(
-        'ERR_CONFIG',
-        `service "${service}": config.encoder "onnx" is not yet supported in this build (it needs @irserve/onnx); use encoder "tei" or send query_vector`,
-      );
+      return openOnnx(config, service, context);
+  }
+}
+
+/** Loads @irserve/onnx only when a service asks for it, so TEI-only installs never load ONNX Runtime. */
+async function openOnnx(config: LsrConfig, service: string, context: EngineContext) {
+  let onnx: typeof import('../encoders/onnx-splade.js');
+  try {
+    onnx = await import('../encoders/onnx-splade.js');
+  } catch (error) {
+    throw new IrserveError(
+      'ERR_CONFIG',
+      `service "${service}": config.encoder "onnx" needs @irserve/onnx (npm install @irserve/onnx): ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  try {
+    return await onnx.OnnxSpladeEncoder.open({
+      folder: resolve(context.configDir, config.model_name!),
+      maxLength: config.max_length,
+      maxTerms: config.max_terms,
+      context,
+    });
+  } catch (error) {
+    if (error instanceof IrserveError) throw error;
+    throw new IrserveError('ERR_CONFIG', `service "${service}": ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
