@@ -38,8 +38,13 @@ export const lsrConfigSchema = z.strictObject({
   timeout: z.number().positive().max(3600).default(60),
   /** Retries of an encoder call after a 429, a 5xx or a broken connection. */
   retries: z.number().int().min(0).max(10).default(3),
-  /** `block-max`: safe pruning (same results, faster); `exhaustive`: score every posting. */
-  search: z.enum(['block-max', 'exhaustive']).default('block-max'),
+  /**
+   * How to find the top k; all three return the same passages and scores (docs/sparse.md):
+   * `exhaustive` (every posting of every query term), `max-score` (skips the long, light
+   * postings once the k-th score is out of their reach), `block-max` (BMP over blocks of
+   * passages; pays off on corpora whose neighbouring passages share topics).
+   */
+  search: z.enum(['exhaustive', 'max-score', 'block-max']).default('exhaustive'),
   /** Refuse to start when index tokens are missing from the encoder's vocabulary. */
   check_vocabulary: z.boolean().default(true),
 });

@@ -1,8 +1,8 @@
 /**
  * The `LSR` engine (search and score): learned sparse retrieval over an index built by
  * irserve-build-sparse-index. Queries are encoded by a SPLADE model (through TEI or in process)
- * or come pre-encoded in the request (`query_vector`); search is safe block-max pruning (same
- * top k as exhaustive scoring); passages group into documents by MaxP.
+ * or come pre-encoded in the request (`query_vector`); every search strategy returns the same
+ * top k as exhaustive scoring; passages group into documents by MaxP.
  */
 import { resolve } from 'node:path';
 import {
@@ -17,10 +17,7 @@ import {
 } from 'irserve/plugin';
 import type { SparseEncoder, SparseVector } from '../encoders/types.js';
 import { missingTokens } from '../encoders/vocabulary.js';
-import { blockMaxSearch } from '../search/block-max.js';
-import { exhaustiveSearch } from '../search/exhaustive.js';
 import { queryTerms } from '../search/query-terms.js';
-import type { PassageHits } from '../search/types.js';
 import { lsrConfigSchema, parseLsrConfig, type LsrConfig } from './config.js';
 import { createEncoder } from './create-encoder.js';
 import { maxP } from './maxp.js';
@@ -112,7 +109,7 @@ export class LSR extends BaseEngine {
       );
       const filter =
         wanted[i] === undefined ? undefined : { labels: opened.passageLabels!, wanted: wanted[i] };
-      return maxP(opened.index, this.#search(opened, query, k, filter), request.limit);
+      return maxP(opened.index, opened.search(query, { k, filter }), request.limit);
     });
   }
 
@@ -138,17 +135,6 @@ export class LSR extends BaseEngine {
         sparseScore(queries[i]!, passages[next++]!, opened.index.quantization),
       ),
     );
-  }
-
-  #search(
-    opened: OpenedLsr,
-    query: ReturnType<typeof queryTerms>,
-    k: number,
-    filter: { labels: Int32Array; wanted: number } | undefined,
-  ): PassageHits {
-    return opened.accumulators
-      ? exhaustiveSearch(opened.index, query, { k, filter }, opened.accumulators)
-      : blockMaxSearch(opened.index, query, { k, filter }, opened.blockMax);
   }
 
   /** Each request's `query_vector`, or its query encoded (the batch's distinct queries at once). */

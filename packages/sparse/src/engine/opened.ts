@@ -1,12 +1,43 @@
 /**
  * What the LSR engine holds once started: the index, its token lookup, subset labels per
- * passage, and the search scratch (reused; a batch runs its searches one after another).
+ * passage, and the search strategy with its scratch.
  */
 import { readSubsetMapping, subsetLabels, type SubsetLabels } from 'irserve/plugin';
 import { openSparseIndex } from '../index/open-index.js';
 import type { SparseManifest } from '../index/manifest.js';
 import type { SparseIndexData } from '../index/types.js';
-import { blockMaxScratch, type BlockMaxScratch } from '../search/block-max.js';
+import { blockMaxScratch, blockMaxSearch } from '../search/block-max.js';
+import { exhaustiveSearch } from '../search/exhaustive.js';
+import { maxScoreScratch, maxScoreSearch } from '../search/max-score.js';
+import type { QueryTerms } from '../search/query-terms.js';
+import type { PassageHits, SearchOptions } from '../search/types.js';
+
+export type SearchStrategy = 'exhaustive' | 'max-score' | 'block-max';
+
+/** A search function bound to its index and its own scratch. */
+export type BoundSearch = (query: QueryTerms, options: SearchOptions) => PassageHits;
+
+/**
+ * The chosen strategy with its scratch (reused: a batch runs its searches one after another).
+ *
+ * @example const search = boundSearch(index, 'max-score'); search(query, { k: 10 })
+ */
+export function boundSearch(index: SparseIndexData, strategy: SearchStrategy): BoundSearch {
+  switch (strategy) {
+    case 'exhaustive': {
+      const accumulators = new Float64Array(index.passageIds.length);
+      return (query, options) => exhaustiveSearch(index, query, options, accumulators);
+    }
+    case 'max-score': {
+      const scratch = maxScoreScratch(index);
+      return (query, options) => maxScoreSearch(index, query, options, scratch);
+    }
+    case 'block-max': {
+      const scratch = blockMaxScratch(index);
+      return (query, options) => blockMaxSearch(index, query, options, scratch);
+    }
+  }
+}
 
 export interface OpenedLsr {
   index: SparseIndexData;
@@ -15,8 +46,7 @@ export interface OpenedLsr {
   /** Document subsets, and the label of each passage (its document's). */
   subsets: SubsetLabels | undefined;
   passageLabels: Int32Array | undefined;
-  blockMax: BlockMaxScratch;
-  accumulators: Float64Array | undefined;
+  search: BoundSearch;
 }
 
 /**
@@ -27,7 +57,7 @@ export interface OpenedLsr {
 export async function openLsr(
   indexPath: string,
   mappingPath: string | undefined,
-  search: 'block-max' | 'exhaustive',
+  search: SearchStrategy,
 ): Promise<OpenedLsr> {
   const { index, manifest } = await openSparseIndex(indexPath);
   const lookup = new Map(index.terms.map((term, id) => [term, id]));
@@ -44,7 +74,6 @@ export async function openLsr(
     lookup,
     subsets,
     passageLabels,
-    blockMax: blockMaxScratch(index),
-    accumulators: search === 'exhaustive' ? new Float64Array(index.passageIds.length) : undefined,
+    search: boundSearch(index, search),
   };
 }

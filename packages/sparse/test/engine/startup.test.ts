@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VOCABULARY } from '../helpers/tei-server.js';
 import { lsrWorld, type LsrWorld } from '../helpers/world.js';
-import { startApp } from '../helpers/app.js';
+import { post, startApp } from '../helpers/app.js';
 
 describe('LSR start-up checks', () => {
   let world: LsrWorld;
@@ -50,5 +50,28 @@ describe('LSR start-up checks', () => {
     );
     bytes[0] = bytes[0]! ^ 1;
     await writeFile(path, bytes);
+  });
+
+  it('answers the same with every search strategy', async () => {
+    const answers: unknown[] = [];
+    for (const search of ['exhaustive', 'max-score', 'block-max']) {
+      const app = await startApp(world.config({ search }), world.dir);
+      try {
+        const replies = [];
+        for (const query of ['jet thrust speed', 'boundary layer flow', 'heat'])
+          for (const limit of [1, 3, 10])
+            replies.push(
+              (await post(app, '/search', { service: 'lsr', query, limit })).body.scores,
+            );
+        answers.push(replies);
+      } finally {
+        await app.close();
+      }
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+    await expect(startApp(world.config({ search: 'wand' }), world.dir)).rejects.toThrow(
+      /config.search/,
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { blockMaxScratch, blockMaxSearch } from '../../src/search/block-max.js';
 import { exhaustiveSearch } from '../../src/search/exhaustive.js';
+import { maxScoreScratch, maxScoreSearch } from '../../src/search/max-score.js';
 import { queryTerms } from '../../src/search/query-terms.js';
 import type { SparseIndexData } from '../../src/index/types.js';
 import type { PassageFilter } from '../../src/search/types.js';
@@ -55,13 +56,16 @@ function both(
     new Float64Array(index.passageIds.length),
   );
   const pruned = blockMaxSearch(index, query, { k, filter }, blockMaxScratch(index));
-  return { exhaustive, pruned };
+  const maxScore = maxScoreSearch(index, query, { k, filter }, maxScoreScratch(index));
+  expect(Array.from(maxScore.ids)).toEqual(Array.from(exhaustive.ids));
+  expect(Array.from(maxScore.scores)).toEqual(Array.from(exhaustive.scores));
+  return { exhaustive, pruned, maxScore };
 }
 
 const named = (index: SparseIndexData, hits: { ids: Int32Array; scores: Float64Array }) =>
   Array.from(hits.ids, (p, i) => ({ id: index.passageIds[p]!, score: hits.scores[i]! }));
 
-describe('block-max pruning', () => {
+describe('safe pruning (block-max and MaxScore)', () => {
   for (const quantization of [50, 0]) {
     it(`equals exhaustive scoring and a brute-force reference (quantization ${quantization})`, () => {
       const random = seeded(quantization + 1);
