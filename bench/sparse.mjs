@@ -13,7 +13,7 @@
 // ones (SPLADE's learned IDF), weights are log-normal around that and capped at 3.5. Half the
 // terms of a query come from one random passage (so it has relevant passages, as real queries
 // do), half from the vocabulary's distribution.
-import { mkdtemp, rm, writeFile, open } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';

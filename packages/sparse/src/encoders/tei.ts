@@ -102,5 +102,5 @@ export function topTerms(vector: SparseVector, maxTerms: number | undefined): Sp
   const entries = Object.entries(vector);
   if (maxTerms === undefined || entries.length <= maxTerms) return vector;
   entries.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  return Object.fromEntries(entries.slice(0, maxTerms)) as SparseVector;
+  return Object.fromEntries<number>(entries.slice(0, maxTerms));
 }

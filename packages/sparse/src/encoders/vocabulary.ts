@@ -46,7 +46,10 @@ export async function readVocabulary(path: string): Promise<string[]> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw configError(path, `cannot read it (${(error as NodeJS.ErrnoException).code ?? error})`);
+    throw configError(
+      path,
+      `cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
   if (path.endsWith('.json') || text.trimStart().startsWith('{')) {
     let value: unknown;

@@ -4,6 +4,7 @@ import { IrserveError, type EngineContext } from 'irserve/plugin';
 import { TeiSparseEncoder } from '../encoders/tei.js';
 import type { SparseEncoder } from '../encoders/types.js';
 import { readVocabulary } from '../encoders/vocabulary.js';
+import type * as OnnxModule from '../encoders/onnx-splade.js';
 import type { LsrConfig } from './config.js';
 
 /**
@@ -37,7 +38,7 @@ export async function createEncoder(
 
 /** Loads @irserve/onnx only when a service asks for it, so TEI-only installs never load ONNX Runtime. */
 async function openOnnx(config: LsrConfig, service: string, context: EngineContext) {
-  let onnx: typeof import('../encoders/onnx-splade.js');
+  let onnx: typeof OnnxModule;
   try {
     onnx = await import('../encoders/onnx-splade.js');
   } catch (error) {

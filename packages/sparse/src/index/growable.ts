@@ -40,7 +40,7 @@ export class Growable<T extends TypedArray> {
 
   #grow(needed: number): void {
     const next = new this.#make(Math.max(needed, this.#data.length * 2));
-    next.set(this.#data as never);
+    next.set(this.#data);
     this.#data = next;
   }
 }

@@ -163,13 +163,19 @@ function blockMaxima(inverted: Inverted, blockSize: number) {
     for (let j = inverted.offsets[t]!; j < inverted.offsets[t + 1]!; j++) {
       const b = Math.floor(inverted.passages[j]! / blockSize);
       if (b !== block) {
-        if (block >= 0) (ids.push(block), max.push(best));
+        if (block >= 0) {
+          ids.push(block);
+          max.push(best);
+        }
         block = b;
         best = 0;
       }
       best = Math.max(best, inverted.impacts[j]!);
     }
-    if (block >= 0) (ids.push(block), max.push(best));
+    if (block >= 0) {
+      ids.push(block);
+      max.push(best);
+    }
     offsets[t + 1] = ids.length;
   }
   return { offsets, ids: ids.toArray(), max: max.toArray() };

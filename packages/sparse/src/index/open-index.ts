@@ -49,7 +49,7 @@ function parseStrings(dir: string, name: string, data: Buffer, count: number): s
   }
   if (!Array.isArray(value) || value.length !== count || !value.every((v) => typeof v === 'string'))
     throw new Error(`${dir}: ${name} is not a list of ${count} strings`);
-  return value as string[];
+  return value;
 }
 
 /**

@@ -48,7 +48,7 @@ describe('LSR start-up checks', () => {
     await expect(startApp(world.config(), world.dir)).rejects.toThrow(
       /does not match its checksum/,
     );
-    bytes[0] = bytes[0]! ^ 1;
+    bytes[0] = bytes[0] ^ 1;
     await writeFile(path, bytes);
   });
 

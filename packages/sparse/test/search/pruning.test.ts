@@ -23,8 +23,8 @@ function bruteForce(
       for (const token of Object.keys(query).sort(
         (a, b) => (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9),
       ))
-        if (vector[token] !== undefined && q(query[token]!) > 0 && d(vector[token]!) > 0)
-          score += q(query[token]!) * d(vector[token]!);
+        if (vector[token] !== undefined && q(query[token]!) > 0 && d(vector[token]) > 0)
+          score += q(query[token]!) * d(vector[token]);
       return { id, score, p };
     })
     .filter((hit) => hit.score > 0)
