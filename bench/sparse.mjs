@@ -88,8 +88,10 @@ const idfWeight = (rank, spread) =>
 function passageVector() {
   const vector = {};
   const count = Math.max(20, Math.round(TERMS + 25 * gaussian()));
-  for (let guard = 0; Object.keys(vector).length < count && guard < count * 4; guard++) {
+  let size = 0;
+  for (let guard = 0; size < count && guard < count * 4; guard++) {
     const rank = zipf();
+    if (vector[`t${rank}`] === undefined) size++;
     vector[`t${rank}`] = Math.round(idfWeight(rank, 0.5) * 1000) / 1000;
   }
   return vector;
@@ -119,9 +121,10 @@ function queryVectors(sources) {
     const source = Object.keys(sources[q % sources.length]);
     const vector = {};
     const count = 25 + Math.floor(random() * 16);
-    while (Object.keys(vector).length < count) {
+    for (let size = 0; size < count; ) {
       const rank =
         random() < 0.5 ? Number(source[Math.floor(random() * source.length)].slice(1)) : zipf();
+      if (vector[`t${rank}`] === undefined) size++;
       vector[`t${rank}`] = idfWeight(rank, 0.4);
     }
     return vector;

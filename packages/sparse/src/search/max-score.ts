@@ -4,8 +4,8 @@
  * postings are short. After each term, a passage no term so far reached can score at most the
  * sum of the remaining bounds; once the k-th best exact score (found by scoring the best partial
  * sums in full from the forward index) exceeds that sum, the remaining (long, light) postings
- * are never read. The touched passages whose partial sum plus the remaining bounds can still
- * reach the k-th score are then scored exactly. Nothing that could enter the top k is skipped,
+ * are never read. The touched passages whose partial sum plus what the unread terms can add in
+ * their block (the block maxima) can still reach the k-th score are then scored exactly. Nothing that could enter the top k is skipped,
  * so the result equals exhaustive search; scores add the same products in the same order
  * (ascending term id) as the exhaustive kernel, so they are bit-identical in float mode too.
  */
@@ -21,6 +21,8 @@ export interface MaxScoreScratch {
   termWeights: Float64Array;
   /** Largest impact of each term (computed once per index). */
   termMax: Float64Array;
+  /** Per block: what the terms left unread can add to a passage of that block. */
+  blockBounds: Float64Array;
 }
 
 /** Float sums of the bounds may round below an exact score they bound: keep a margin. */
@@ -36,6 +38,7 @@ export function maxScoreScratch(index: SparseIndexData): MaxScoreScratch {
     touched: new Uint32Array(index.passageIds.length),
     termWeights: new Float64Array(index.terms.length),
     termMax,
+    blockBounds: new Float64Array(Math.ceil(index.passageIds.length / index.blockSize)),
   };
 }
 
@@ -119,18 +122,42 @@ export function maxScoreSearch(
     threshold = Math.max(threshold, bound);
     nextCheck = remaining * 0.7;
   }
+  const unread = order.slice(processed).map((i) => [query.terms[i]!, query.weights[i]!] as const);
+  work += unreadBlockBounds(index, unread, scratch.blockBounds);
+  const { blockBounds } = scratch;
   const top = new TopK(options.k);
   let scored = 0;
   for (let c = 0; c < count; c++) {
     const p = touched[c]!;
     const partial = accumulators[p]!;
     accumulators[p] = 0;
-    if (partial + remaining < threshold || !accepts(options.filter, p)) continue;
+    const bound = partial + blockBounds[Math.floor(p / index.blockSize)]! * slack;
+    if (bound < threshold || !accepts(options.filter, p)) continue;
     const score = exactScore(index, termWeights, p);
     scored++;
     work += index.forwardOffsets[p + 1]! - index.forwardOffsets[p]!;
     top.offer(score, p);
   }
   for (let i = 0; i < query.terms.length; i++) termWeights[query.terms[i]!] = 0;
+  if (unread.length > 0) blockBounds.fill(0);
   return { ...top.sorted(), work, scored };
+}
+
+/**
+ * Sums `weight * blockMax` of the unread terms into one bound per block: a touched passage can
+ * gain at most its block's bound from them (tighter than the terms' global maxima).
+ */
+function unreadBlockBounds(
+  index: SparseIndexData,
+  unread: readonly (readonly [number, number])[],
+  bounds: Float64Array,
+): number {
+  const { blockOffsets, blockIds, blockMax } = index;
+  let work = 0;
+  for (const [term, weight] of unread) {
+    const end = blockOffsets[term + 1]!;
+    for (let j = blockOffsets[term]!; j < end; j++) bounds[blockIds[j]!]! += weight * blockMax[j]!;
+    work += end - blockOffsets[term]!;
+  }
+  return work;
 }
