@@ -121,7 +121,7 @@ function queryVectors(sources) {
     const source = Object.keys(sources[q % sources.length]);
     const vector = {};
     const count = 25 + Math.floor(random() * 16);
-    for (let size = 0; size < count; ) {
+    for (let size = 0; size < count;) {
       const rank =
         random() < 0.5 ? Number(source[Math.floor(random() * source.length)].slice(1)) : zipf();
       if (vector[`t${rank}`] === undefined) size++;
