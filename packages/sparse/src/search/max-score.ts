@@ -1,11 +1,11 @@
 /**
  * Safe term-at-a-time MaxScore with exact completion from the forward index. Query terms are
  * taken in decreasing upper bound (`weight * largest impact`): rare, heavy terms first, whose
- * postings are short. After each term, a passage no term so far reached can score at most the
- * sum of the remaining bounds; once the k-th best exact score (found by scoring the best partial
- * sums in full from the forward index) exceeds that sum, the remaining (long, light) postings
- * are never read. The touched passages whose partial sum plus what the unread terms can add in
- * their block (the block maxima) can still reach the k-th score are then scored exactly. Nothing that could enter the top k is skipped,
+ * postings are short. Before a long list, the unread terms' block maxima give what a passage of
+ * each block can still gain; once the highest of those is below the k-th best score (a lower
+ * bound from the best partial sums, scored in full from the forward index), the remaining long,
+ * light postings are never read, and only touched passages whose partial sum plus their block's
+ * gain can still reach the k-th score are scored exactly. Nothing that could enter the top k is skipped,
  * so the result equals exhaustive search; scores add the same products in the same order
  * (ascending term id) as the exhaustive kernel, so they are bit-identical in float mode too.
  */
@@ -78,6 +78,13 @@ function kthLowerBound(
   return exact.threshold;
 }
 
+/** Query terms in decreasing upper bound (`weight * largest impact`), as (term, weight) pairs. */
+function termsByBound(query: QueryTerms, termMax: Float64Array): [number, number][] {
+  const pairs = Array.from(query.terms, (term, i): [number, number] => [term, query.weights[i]!]);
+  const bound = ([term, weight]: [number, number]) => weight * termMax[term]!;
+  return pairs.sort((a, b) => bound(b) - bound(a) || a[0] - b[0]);
+}
+
 /**
  * The top k passages, equal to `exhaustiveSearch`'s, reading only the postings that can matter.
  *
@@ -89,75 +96,83 @@ export function maxScoreSearch(
   options: SearchOptions,
   scratch: MaxScoreScratch,
 ): PassageHits {
-  const { accumulators, touched, termWeights, termMax } = scratch;
+  const { accumulators, touched, termWeights, blockBounds } = scratch;
   const slack = index.quantization === 0 ? FLOAT_SLACK : 1;
-  const order = Array.from(query.terms, (_, i) => i);
-  const bounds = order.map((i) => query.weights[i]! * termMax[query.terms[i]!]!);
-  order.sort((a, b) => bounds[b]! - bounds[a]! || a - b);
-  let remaining = bounds.reduce((sum, b) => sum + b, 0) * slack;
-  for (let i = 0; i < query.terms.length; i++) termWeights[query.terms[i]!] = query.weights[i]!;
-  const { invertedOffsets, invertedPassages, invertedImpacts } = index;
+  const terms = termsByBound(query, scratch.termMax);
+  const { invertedOffsets, invertedPassages, invertedImpacts, blockOffsets } = index;
+  // What checking costs before term n: the block lists of the terms from n on.
+  const checkCost = new Float64Array(terms.length + 1);
+  for (let n = terms.length - 1; n >= 0; n--)
+    checkCost[n] =
+      checkCost[n + 1]! + blockOffsets[terms[n]![0] + 1]! - blockOffsets[terms[n]![0]]!;
+  for (const [term, weight] of terms) termWeights[term] = weight;
   let count = 0;
   let work = 0;
   let threshold = -Infinity;
-  let processed = 0;
-  // Bounds are re-estimated when `remaining` has shrunk enough: a few times per query, not per term.
-  let nextCheck = Infinity;
-  for (const i of order) {
-    // Every passage not touched yet scores at most `remaining`: stop once it cannot reach the k-th.
-    if (processed > 0 && remaining < threshold) break;
-    const term = query.terms[i]!;
-    const weight = query.weights[i]!;
+  let stopped = false;
+  for (let n = 0; n < terms.length; n++) {
+    const [term, weight] = terms[n]!;
+    const start = invertedOffsets[term]!;
     const end = invertedOffsets[term + 1]!;
-    for (let j = invertedOffsets[term]!; j < end; j++) {
+    // Before a list longer than a check costs: can the unread terms still lift any passage
+    // (touched or not) to the k-th score? Each passage gains at most its block's bound.
+    if (n > 0 && count >= options.k && 2 * (end - start) > checkCost[n]! + count) {
+      const highest = unreadBlockBounds(index, terms.slice(n), blockBounds) * slack;
+      work += checkCost[n]!;
+      threshold = Math.max(
+        threshold,
+        kthLowerBound(index, scratch, count, options.k, options.filter, highest),
+      );
+      if (highest < threshold) {
+        stopped = true;
+        break;
+      }
+      blockBounds.fill(0);
+    }
+    for (let j = start; j < end; j++) {
       const p = invertedPassages[j]!;
       if (accumulators[p] === 0) touched[count++] = p;
       accumulators[p]! += weight * invertedImpacts[j]!;
     }
-    work += end - invertedOffsets[term]!;
-    remaining = Math.max(0, remaining - bounds[i]! * slack);
-    processed++;
-    if (remaining < threshold || count < options.k || remaining > nextCheck) continue;
-    const bound = kthLowerBound(index, scratch, count, options.k, options.filter, remaining);
-    threshold = Math.max(threshold, bound);
-    nextCheck = remaining * 0.7;
+    work += end - start;
   }
-  const unread = order.slice(processed).map((i) => [query.terms[i]!, query.weights[i]!] as const);
-  work += unreadBlockBounds(index, unread, scratch.blockBounds);
-  const { blockBounds } = scratch;
   const top = new TopK(options.k);
   let scored = 0;
   for (let c = 0; c < count; c++) {
     const p = touched[c]!;
     const partial = accumulators[p]!;
     accumulators[p] = 0;
-    const bound = partial + blockBounds[Math.floor(p / index.blockSize)]! * slack;
+    const bound = stopped
+      ? partial + blockBounds[Math.floor(p / index.blockSize)]! * slack
+      : Infinity;
     if (bound < threshold || !accepts(options.filter, p)) continue;
-    const score = exactScore(index, termWeights, p);
+    // Without a stop every term was read: an integer partial sum is the exact score; float sums
+    // are redone in ascending term order so they match exhaustive scoring bit for bit.
+    const exact = !stopped && index.quantization > 0;
     scored++;
-    work += index.forwardOffsets[p + 1]! - index.forwardOffsets[p]!;
-    top.offer(score, p);
+    if (!exact) work += index.forwardOffsets[p + 1]! - index.forwardOffsets[p]!;
+    top.offer(exact ? partial : exactScore(index, termWeights, p), p);
   }
-  for (let i = 0; i < query.terms.length; i++) termWeights[query.terms[i]!] = 0;
-  if (unread.length > 0) blockBounds.fill(0);
+  for (const [term] of terms) termWeights[term] = 0;
+  if (stopped) blockBounds.fill(0);
   return { ...top.sorted(), work, scored };
 }
 
 /**
- * Sums `weight * blockMax` of the unread terms into one bound per block: a touched passage can
- * gain at most its block's bound from them (tighter than the terms' global maxima).
+ * Sums `weight * blockMax` of the unread terms into one bound per block (what a passage of the
+ * block can still gain); returns the highest.
  */
 function unreadBlockBounds(
   index: SparseIndexData,
-  unread: readonly (readonly [number, number])[],
+  unread: readonly [number, number][],
   bounds: Float64Array,
 ): number {
   const { blockOffsets, blockIds, blockMax } = index;
-  let work = 0;
   for (const [term, weight] of unread) {
     const end = blockOffsets[term + 1]!;
     for (let j = blockOffsets[term]!; j < end; j++) bounds[blockIds[j]!]! += weight * blockMax[j]!;
-    work += end - blockOffsets[term]!;
   }
-  return work;
+  let highest = 0;
+  for (let b = 0; b < bounds.length; b++) if (bounds[b]! > highest) highest = bounds[b]!;
+  return highest;
 }
