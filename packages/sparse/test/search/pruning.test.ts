@@ -71,7 +71,7 @@ describe('safe pruning (block-max and MaxScore)', () => {
       const random = seeded(quantization + 1);
       const vectors = randomVectors(random, 400, { vocabulary: 300, terms: 40, maxWeight: 3 });
       const index = buildFromVectors(vectors, { quantization, blockSize: 8 });
-      for (let q = 0; q < 30; q++) {
+      for (let q = 0; q < 15; q++) {
         const query = randomVectors(random, 1, { vocabulary: 300, terms: 30, maxWeight: 2.5 })[0]!
           .vector;
         for (const k of [1, 10, 100, 1000]) {
@@ -118,7 +118,7 @@ describe('safe pruning (block-max and MaxScore)', () => {
 
   it('scores far fewer passages than exhaustive scoring when the top k is small', () => {
     const random = seeded(7);
-    const vectors = randomVectors(random, 5000, { vocabulary: 2000, terms: 60, maxWeight: 3 });
+    const vectors = randomVectors(random, 3000, { vocabulary: 2000, terms: 60, maxWeight: 3 });
     const index = buildFromVectors(vectors, { quantization: 50, blockSize: 32 });
     const query = { t1: 0.3, t5: 0.2, t1500: 2.5, t1800: 2 };
     const { exhaustive, pruned } = both(index, query, 10);
