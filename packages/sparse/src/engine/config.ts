@@ -15,7 +15,7 @@ export const lsrConfigSchema = z.strictObject({
    * Default: `tei` when `encoder_url` is set, `onnx` when `model_name` is, else `none`.
    */
   encoder: z.enum(['onnx', 'tei', 'none']).optional(),
-  /** ONNX: the model folder (model.onnx + tokenizer.json); TEI: the served model, checked against TEI's /info. */
+  /** ONNX: the model folder (model.onnx + tokenizer.json). With TEI the model is the one TEI serves. */
   model_name: z.string().min(1).optional(),
   /** ONNX: longest input in tokens (longer texts are truncated). */
   max_length: z.number().int().min(2).max(8192).optional(),
@@ -70,6 +70,7 @@ function crossFieldProblems(config: LsrConfig): string[] {
     need('encoder_url', 'with encoder "tei"');
     need('vocab_path', 'with encoder "tei" (the model\'s tokenizer.json or vocab.txt)');
     refuse('max_length', 'TEI truncates at its own --max-input-length; remove max_length');
+    refuse('model_name', 'with encoder "tei" the model is the one TEI serves; remove model_name');
   } else refuse('encoder_url', `only used with encoder "tei" (encoder is "${config.encoder}")`);
   if (config.encoder === 'onnx') need('model_name', 'with encoder "onnx" (the model folder)');
   if (config.encoder === 'none') {

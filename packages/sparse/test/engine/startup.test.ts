@@ -32,6 +32,9 @@ describe('LSR start-up checks', () => {
     await expect(startApp(world.config({ max_length: 256 }), world.dir)).rejects.toThrow(
       /config.max_length: TEI truncates/,
     );
+    await expect(
+      startApp(world.config({ model_name: 'naver/splade-v3' }), world.dir),
+    ).rejects.toThrow(/config.model_name: with encoder "tei"/);
     await expect(startApp(world.config({ k_scle: 2 }), world.dir)).rejects.toThrow(
       /did you mean "k_scale"/,
     );
