@@ -1,0 +1,73 @@
+/**
+ * Streams the passages of an encoded corpus, file by file and line by line. A bad line is
+ * reported (file and line) and skipped; more than `maxConsecutiveBad` bad lines in a row stop
+ * the build, as the offset-map builder of the collections does (10, the specification's bound).
+ */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+import type { InputFile } from './input-files.js';
+import { BadRecord, parseRecord, type PassageVector } from './parse-record.js';
+
+export const MAX_CONSECUTIVE_BAD_LINES = 10;
+
+export interface ReadCorpusOptions {
+  quantization: number;
+  maxConsecutiveBad?: number;
+  /** Called with each bad line's message (`file:line: why`). */
+  onBadLine?: (message: string) => void;
+  /** Called with the compressed bytes read so far, for a progress bar. */
+  onBytes?: (bytes: number) => void;
+  /** Takes each parsed passage (an index builder); a BadRecord it throws counts as a bad line. */
+  onPassage: (passage: PassageVector) => void;
+}
+
+function lines(file: InputFile, onBytes: ((n: number) => void) | undefined) {
+  const raw = createReadStream(file.path);
+  if (onBytes) raw.on('data', (chunk) => onBytes(chunk.length));
+  const text = file.gzip ? raw.pipe(createGunzip()) : raw;
+  if (file.gzip) raw.on('error', (error) => text.destroy(error));
+  return createInterface({ input: text, crlfDelay: Infinity });
+}
+
+/**
+ * Hands every good passage of `files` to `onPassage`, in order; throws after too many
+ * consecutive bad lines. Resolves to the number of passages taken.
+ *
+ * @example await readCorpus(files, { quantization: 50, onPassage: (p) => builder.add(p) });
+ */
+export async function readCorpus(files: InputFile[], options: ReadCorpusOptions): Promise<number> {
+  let taken = 0;
+  const limit = options.maxConsecutiveBad ?? MAX_CONSECUTIVE_BAD_LINES;
+  let consecutive = 0;
+  for (const file of files) {
+    let line = 0;
+    try {
+      for await (const text of lines(file, options.onBytes)) {
+        line++;
+        if (text.trim() === '') continue;
+        try {
+          options.onPassage(parseRecord(text, options.quantization));
+          consecutive = 0;
+          taken++;
+        } catch (error) {
+          if (!(error instanceof BadRecord)) throw error;
+          const message = `${file.path}:${line}: ${error.message}`;
+          options.onBadLine?.(message);
+          if (++consecutive > limit)
+            throw new Error(`${message}; more than ${limit} consecutive bad lines, stopping`);
+        }
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'Z_DATA_ERROR' || isZlib(error))
+        throw new Error(`${file.path}: not a valid gzip file (${(error as Error).message})`);
+      throw error;
+    }
+  }
+  return taken;
+}
+
+function isZlib(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
+  return code.startsWith('Z_') || code === 'ERR_ZLIB_INIT';
+}

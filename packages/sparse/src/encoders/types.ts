@@ -1,0 +1,16 @@
+/** A query (and passage) encoder of the LSR engine: text in, `token -> weight` out. */
+
+/** A sparse vector: vocabulary token to non-negative weight. */
+export type SparseVector = Record<string, number>;
+
+export type EncodeKind = 'query' | 'passage';
+
+export interface SparseEncoder {
+  /** Named in logs and errors: `TEI at http://gpu-1:8080`, `ONNX model models/splade`. */
+  readonly description: string;
+  /** The model's vocabulary (id to token), read once at start-up for the index check. */
+  vocabulary(): Promise<readonly string[]>;
+  /** One vector per text, in order. */
+  encode(texts: string[], kind: EncodeKind): Promise<SparseVector[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,91 @@
+/**
+ * The LSR engine's `config` object (docs/sparse.md). RoutIR's field names are kept
+ * (`index_path`, `model_name`, `max_length`, `batch_size`, `max_terms`, `k_scale`,
+ * `id_to_subset_mapping`); the query encoder is chosen by `encoder`.
+ */
+import { IrserveError, parseEngineConfig } from 'irserve/plugin';
+import { z } from 'zod';
+
+export const lsrConfigSchema = z.strictObject({
+  /** Index directory written by irserve-build-sparse-index. */
+  index_path: z.string().min(1),
+  /**
+   * `onnx`: in-process SPLADE (`model_name` is the model folder); `tei`: Text Embeddings
+   * Inference's /embed_sparse at `encoder_url`; `none`: every request brings `query_vector`.
+   * Default: `tei` when `encoder_url` is set, `onnx` when `model_name` is, else `none`.
+   */
+  encoder: z.enum(['onnx', 'tei', 'none']).optional(),
+  /** ONNX: the model folder (model.onnx + tokenizer.json). With TEI the model is the one TEI serves. */
+  model_name: z.string().min(1).optional(),
+  /** ONNX: longest input in tokens (longer texts are truncated). */
+  max_length: z.number().int().min(2).max(8192).optional(),
+  /** Texts per encoder call (a processor batch is split into calls of this size). */
+  batch_size: z.number().int().min(1).max(4096).default(32),
+  /** Keep the `max_terms` highest query weights of an encoded query (all when absent). */
+  max_terms: z.number().int().min(1).max(100_000).optional(),
+  /** Search `ceil(limit * k_scale)` passages, then group them into documents (MaxP) and cut. */
+  k_scale: z.number().finite().min(1).max(100).default(2),
+  /** TSV (`id<TAB>label`) or JSON (`{"id": "label"}`): a subset label per document (or passage). */
+  id_to_subset_mapping: z.string().min(1).optional(),
+  /** TEI's base URL, e.g. `http://gpu-1:8080`. */
+  encoder_url: z.url({ protocol: /^https?$/ }).optional(),
+  /** TEI: the model's tokenizer.json or vocab.txt, to turn token ids into tokens. */
+  vocab_path: z.string().min(1).optional(),
+  /** TEI bearer key; default: the `api_key_env` variable. */
+  api_key: z.string().min(1).optional(),
+  api_key_env: z.string().min(1).default('TEI_API_KEY'),
+  /** Deadline of one encoder call, in seconds. */
+  timeout: z.number().positive().max(3600).default(60),
+  /** Retries of an encoder call after a 429, a 5xx or a broken connection. */
+  retries: z.number().int().min(0).max(10).default(3),
+  /**
+   * How to find the top k; all three return the same passages and scores (docs/sparse.md):
+   * `exhaustive` (every posting of every query term), `max-score` (skips the long, light
+   * postings once the k-th score is out of their reach), `block-max` (BMP over blocks of
+   * passages; pays off on corpora whose neighbouring passages share topics).
+   */
+  search: z.enum(['exhaustive', 'max-score', 'block-max']).default('exhaustive'),
+  /** Refuse to start when index tokens are missing from the encoder's vocabulary. */
+  check_vocabulary: z.boolean().default(true),
+});
+
+export type LsrConfig = z.output<typeof lsrConfigSchema> & { encoder: 'onnx' | 'tei' | 'none' };
+
+function defaultEncoder(config: z.output<typeof lsrConfigSchema>): LsrConfig['encoder'] {
+  if (config.encoder) return config.encoder;
+  if (config.encoder_url) return 'tei';
+  return config.model_name ? 'onnx' : 'none';
+}
+
+/** Fields that only make sense with some encoder, and what each encoder requires. */
+function crossFieldProblems(config: LsrConfig): string[] {
+  const problems: string[] = [];
+  const need = (field: keyof LsrConfig, why: string) => {
+    if (config[field] === undefined) problems.push(`config.${field}: required ${why}`);
+  };
+  const refuse = (field: keyof LsrConfig, why: string) => {
+    if (config[field] !== undefined) problems.push(`config.${field}: ${why}`);
+  };
+  if (config.encoder === 'tei') {
+    need('encoder_url', 'with encoder "tei"');
+    need('vocab_path', 'with encoder "tei" (the model\'s tokenizer.json or vocab.txt)');
+    refuse('max_length', 'TEI truncates at its own --max-input-length; remove max_length');
+    refuse('model_name', 'with encoder "tei" the model is the one TEI serves; remove model_name');
+  } else refuse('encoder_url', `only used with encoder "tei" (encoder is "${config.encoder}")`);
+  if (config.encoder === 'onnx') need('model_name', 'with encoder "onnx" (the model folder)');
+  if (config.encoder === 'none') {
+    refuse('max_length', 'no encoder: requests bring query_vector');
+    refuse('max_terms', 'no encoder: requests bring query_vector');
+  }
+  return problems;
+}
+
+/** Validates a service's `config`; throws ERR_CONFIG listing every problem. */
+export function parseLsrConfig(input: unknown): LsrConfig {
+  const parsed = parseEngineConfig(lsrConfigSchema, input);
+  const config = { ...parsed, encoder: defaultEncoder(parsed) };
+  const problems = crossFieldProblems(config);
+  if (problems.length > 0)
+    throw new IrserveError('ERR_CONFIG', problems.join('; '), { details: { problems } });
+  return config;
+}

@@ -1,0 +1,169 @@
+/**
+ * The `LSR` engine (search and score): learned sparse retrieval over an index built by
+ * irserve-build-sparse-index. Queries are encoded by a SPLADE model (through TEI or in process)
+ * or come pre-encoded in the request (`query_vector`); every search strategy returns the same
+ * top k as exhaustive scoring; passages group into documents by MaxP.
+ */
+import { resolve } from 'node:path';
+import {
+  BaseEngine,
+  IrserveError,
+  badRequest,
+  requestedSubset,
+  type EngineInit,
+  type ScoreRequest,
+  type Scores,
+  type SearchRequest,
+} from 'irserve/plugin';
+import type { SparseEncoder, SparseVector } from '../encoders/types.js';
+import { missingTokens } from '../encoders/vocabulary.js';
+import { queryTerms } from '../search/query-terms.js';
+import { lsrConfigSchema, parseLsrConfig, type LsrConfig } from './config.js';
+import { createEncoder } from './create-encoder.js';
+import { maxP } from './maxp.js';
+import { openLsr, type OpenedLsr } from './opened.js';
+import { requestVector } from './query-vector.js';
+import { sparseScore } from './sparse-score.js';
+
+export class LSR extends BaseEngine {
+  /** The zod schema of `config` (the config file's JSON Schema is generated from it). */
+  static readonly configSchema = lsrConfigSchema;
+  readonly settings: LsrConfig;
+  #ready: Promise<{ opened: OpenedLsr; encoder: SparseEncoder | undefined }> | undefined;
+
+  constructor(init: EngineInit) {
+    super(init);
+    this.settings = parseLsrConfig(init.config);
+  }
+
+  /** Opens the index, starts the encoder and checks their vocabularies agree. */
+  async start(): Promise<void> {
+    const { opened, encoder } = await this.#open();
+    this.context.logger.info(
+      {
+        service: this.name,
+        passages: opened.manifest.passages,
+        documents: opened.manifest.documents,
+        vocabulary: opened.manifest.vocabularySize,
+        quantization: opened.manifest.quantization,
+        encoder: encoder?.description ?? 'none (requests bring query_vector)',
+      },
+      'sparse index opened',
+    );
+  }
+
+  async close(): Promise<void> {
+    const ready = this.#ready;
+    this.#ready = undefined;
+    await (await ready?.catch(() => undefined))?.encoder?.close();
+  }
+
+  #open() {
+    this.#ready ??= (async () => {
+      const dir = this.context.configDir;
+      const mapping = this.settings.id_to_subset_mapping;
+      const opened = await openLsr(
+        resolve(dir, this.settings.index_path),
+        mapping === undefined ? undefined : resolve(dir, mapping),
+        this.settings.search,
+      ).catch((error: unknown) => {
+        if (error instanceof IrserveError) throw error;
+        throw new IrserveError('ERR_CONFIG', `service "${this.name}": ${(error as Error).message}`);
+      });
+      const encoder = await createEncoder(this.settings, this.name, this.context);
+      if (encoder && this.settings.check_vocabulary) await this.#checkVocabulary(opened, encoder);
+      return { opened, encoder };
+    })();
+    return this.#ready;
+  }
+
+  async #checkVocabulary(opened: OpenedLsr, encoder: SparseEncoder): Promise<void> {
+    const missing = missingTokens(opened.index.terms, await encoder.vocabulary());
+    if (missing.length === 0) return;
+    const examples = missing
+      .slice(0, 5)
+      .map((token) => JSON.stringify(token))
+      .join(', ');
+    await encoder.close();
+    throw new IrserveError(
+      'ERR_CONFIG',
+      `service "${this.name}": ${missing.length} of the index's ${opened.index.terms.length} tokens (${examples}) are not in the vocabulary of ${encoder.description}: the index was encoded with another model (set check_vocabulary false to serve it anyway)`,
+    );
+  }
+
+  async searchBatch(requests: SearchRequest[]): Promise<Scores[]> {
+    const { opened, encoder } = await this.#open();
+    const wanted = requests.map((request) => {
+      if (!Number.isInteger(request.limit) || request.limit < 1)
+        throw badRequest('limit: must be a positive integer');
+      return requestedSubset(this.name, opened.subsets, request.subset);
+    });
+    const vectors = await this.#queryVectors(requests, encoder);
+    return requests.map((request, i) => {
+      const query = queryTerms(opened.lookup, vectors[i]!, opened.index.quantization);
+      const k = Math.min(
+        opened.index.passageIds.length,
+        Math.ceil(request.limit * this.settings.k_scale),
+      );
+      const filter =
+        wanted[i] === undefined ? undefined : { labels: opened.passageLabels!, wanted: wanted[i] };
+      return maxP(opened.index, opened.search(query, { k, filter }), request.limit);
+    });
+  }
+
+  /** Scores passages by encoding them with the same model (document side). */
+  async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
+    const { opened, encoder } = await this.#open();
+    if (!encoder)
+      throw badRequest(
+        `service "${this.name}" has no encoder (config.encoder is "none"), so it cannot encode passages to score`,
+      );
+    const queries = await this.#queryVectors(requests, encoder);
+    const texts = requests.flatMap((request) =>
+      request.passages.map((passage, i) => {
+        if (typeof passage !== 'string')
+          throw badRequest(`passages[${i}]: the LSR engine scores text passages`);
+        return passage;
+      }),
+    );
+    const passages = await this.#encode(encoder, texts, 'passage');
+    let next = 0;
+    return requests.map((request, i) =>
+      request.passages.map(() =>
+        sparseScore(queries[i]!, passages[next++]!, opened.index.quantization),
+      ),
+    );
+  }
+
+  /** Each request's `query_vector`, or its query encoded (the batch's distinct queries at once). */
+  async #queryVectors(
+    requests: { query: string; [field: string]: unknown }[],
+    encoder: SparseEncoder | undefined,
+  ): Promise<SparseVector[]> {
+    const given = requests.map((request) => requestVector(request));
+    const texts = [...new Set(requests.filter((_, i) => !given[i]).map((r) => r.query))];
+    if (texts.length > 0 && !encoder)
+      throw badRequest(
+        `query_vector: required, service "${this.name}" has no query encoder (config.encoder is "none")`,
+      );
+    const encoded = new Map<string, SparseVector>();
+    if (texts.length > 0) {
+      const vectors = await this.#encode(encoder!, texts, 'query');
+      texts.forEach((text, i) => encoded.set(text, vectors[i]!));
+    }
+    return requests.map((request, i) => given[i] ?? encoded.get(request.query)!);
+  }
+
+  /** Encodes in calls of at most `batch_size` texts. */
+  async #encode(encoder: SparseEncoder, texts: string[], kind: 'query' | 'passage') {
+    const out: SparseVector[] = [];
+    for (let start = 0; start < texts.length; start += this.settings.batch_size)
+      out.push(
+        ...(await encoder.encode(texts.slice(start, start + this.settings.batch_size), kind)),
+      );
+    return out;
+  }
+}
+
+/** The same engine under a name that says what it is. */
+export class Sparse extends LSR {}

@@ -1,0 +1,79 @@
+/**
+ * What the LSR engine holds once started: the index, its token lookup, subset labels per
+ * passage, and the search strategy with its scratch.
+ */
+import { readSubsetMapping, subsetLabels, type SubsetLabels } from 'irserve/plugin';
+import { openSparseIndex } from '../index/open-index.js';
+import type { SparseManifest } from '../index/manifest.js';
+import type { SparseIndexData } from '../index/types.js';
+import { blockMaxScratch, blockMaxSearch } from '../search/block-max.js';
+import { exhaustiveSearch } from '../search/exhaustive.js';
+import { maxScoreScratch, maxScoreSearch } from '../search/max-score.js';
+import type { QueryTerms } from '../search/query-terms.js';
+import type { PassageHits, SearchOptions } from '../search/types.js';
+
+export type SearchStrategy = 'exhaustive' | 'max-score' | 'block-max';
+
+/** A search function bound to its index and its own scratch. */
+export type BoundSearch = (query: QueryTerms, options: SearchOptions) => PassageHits;
+
+/**
+ * The chosen strategy with its scratch (reused: a batch runs its searches one after another).
+ *
+ * @example const search = boundSearch(index, 'max-score'); search(query, { k: 10 })
+ */
+export function boundSearch(index: SparseIndexData, strategy: SearchStrategy): BoundSearch {
+  switch (strategy) {
+    case 'exhaustive': {
+      const accumulators = new Float64Array(index.passageIds.length);
+      return (query, options) => exhaustiveSearch(index, query, options, accumulators);
+    }
+    case 'max-score': {
+      const scratch = maxScoreScratch(index);
+      return (query, options) => maxScoreSearch(index, query, options, scratch);
+    }
+    case 'block-max': {
+      const scratch = blockMaxScratch(index);
+      return (query, options) => blockMaxSearch(index, query, options, scratch);
+    }
+  }
+}
+
+export interface OpenedLsr {
+  index: SparseIndexData;
+  manifest: SparseManifest;
+  lookup: Map<string, number>;
+  /** Document subsets, and the label of each passage (its document's). */
+  subsets: SubsetLabels | undefined;
+  passageLabels: Int32Array | undefined;
+  search: BoundSearch;
+}
+
+/**
+ * Opens the index at `indexPath` and the optional subset mapping (keyed by document id).
+ *
+ * @example const opened = await openLsr('indexes/splade', 'subsets.tsv', 'block-max');
+ */
+export async function openLsr(
+  indexPath: string,
+  mappingPath: string | undefined,
+  search: SearchStrategy,
+): Promise<OpenedLsr> {
+  const { index, manifest } = await openSparseIndex(indexPath);
+  const lookup = new Map(index.terms.map((term, id) => [term, id]));
+  let subsets: SubsetLabels | undefined;
+  let passageLabels: Int32Array | undefined;
+  if (mappingPath !== undefined) {
+    subsets = subsetLabels(index.documentIds, await readSubsetMapping(mappingPath));
+    const documentLabels = subsets.labels;
+    passageLabels = Int32Array.from(index.passageDocs, (doc) => documentLabels[doc]!);
+  }
+  return {
+    index,
+    manifest,
+    lookup,
+    subsets,
+    passageLabels,
+    search: boundSearch(index, search),
+  };
+}

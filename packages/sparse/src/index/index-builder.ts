@@ -1,0 +1,182 @@
+/**
+ * Builds a sparse index in memory from passages in corpus order: the forward index as passages
+ * arrive, then the inverted index (a counting sort of the forward one, so each term's passages
+ * come out ascending) and the block-max lists.
+ */
+import { BadRecord, type PassageVector } from '../corpus/parse-record.js';
+import { Growable } from './growable.js';
+import { documentIdOf, type PassageIdRule } from './passage-docs.js';
+import type { Impacts, SparseIndexData } from './types.js';
+
+export interface IndexBuilderOptions {
+  quantization: number;
+  blockSize: number;
+  passageIds: PassageIdRule;
+}
+
+/** Position bits in the sort keys of one passage's terms (more than MAX_TERMS_PER_PASSAGE). */
+const POSITION_SCALE = 2 ** 17;
+const MAX_POSTINGS = 2 ** 32 - 1;
+
+export class SparseIndexBuilder {
+  readonly #options: IndexBuilderOptions;
+  readonly #termIds = new Map<string, number>();
+  readonly #terms: string[] = [];
+  readonly #passageIds: string[] = [];
+  readonly #seenPassages = new Set<string>();
+  readonly #documentNumbers = new Map<string, number>();
+  readonly #documentIds: string[] = [];
+  readonly #passageDocs = new Growable(Uint32Array);
+  readonly #forwardOffsets = new Growable(Uint32Array);
+  readonly #forwardTerms = new Growable(Uint32Array);
+  readonly #forwardImpacts: Growable<Uint16Array> | Growable<Float32Array>;
+
+  constructor(options: IndexBuilderOptions) {
+    this.#options = options;
+    this.#forwardImpacts =
+      options.quantization === 0 ? new Growable(Float32Array) : new Growable(Uint16Array);
+    this.#forwardOffsets.push(0);
+  }
+
+  get passages(): number {
+    return this.#passageIds.length;
+  }
+
+  /**
+   * Adds one passage; throws BadRecord for a repeated passage id.
+   *
+   * @example builder.add({ id: 'd1::0', tokens: ['cat'], impacts: [60] });
+   */
+  add(passage: PassageVector): void {
+    if (this.#seenPassages.has(passage.id))
+      throw new BadRecord(`passage id "${passage.id}" appears twice`);
+    if (this.#forwardTerms.length + passage.tokens.length > MAX_POSTINGS)
+      throw new Error(`the corpus has more than ${MAX_POSTINGS} postings, the index's limit`);
+    this.#seenPassages.add(passage.id);
+    this.#passageIds.push(passage.id);
+    this.#passageDocs.push(this.#documentNumber(passage.id));
+    const keys = new Float64Array(passage.tokens.length);
+    passage.tokens.forEach((token, i) => {
+      keys[i] = this.#termId(token) * POSITION_SCALE + i;
+    });
+    keys.sort();
+    for (const key of keys) {
+      const position = key % POSITION_SCALE;
+      this.#forwardTerms.push((key - position) / POSITION_SCALE);
+      this.#forwardImpacts.push(passage.impacts[position]!);
+    }
+    this.#forwardOffsets.push(this.#forwardTerms.length);
+  }
+
+  /** The finished index (the builder should not be used afterwards). */
+  finish(): SparseIndexData {
+    const forwardOffsets = this.#forwardOffsets.toArray();
+    const forwardTerms = this.#forwardTerms.toArray();
+    const forwardImpacts = this.#forwardImpacts.toArray();
+    const inverted = invert(forwardOffsets, forwardTerms, forwardImpacts, this.#terms.length);
+    const blocks = blockMaxima(inverted, this.#options.blockSize);
+    return {
+      quantization: this.#options.quantization,
+      terms: this.#terms,
+      invertedOffsets: inverted.offsets,
+      invertedPassages: inverted.passages,
+      invertedImpacts: inverted.impacts,
+      forwardOffsets,
+      forwardTerms,
+      forwardImpacts,
+      blockOffsets: blocks.offsets,
+      blockIds: blocks.ids,
+      blockMax: blocks.max,
+      blockSize: this.#options.blockSize,
+      passageIds: this.#passageIds,
+      documentIds: this.#documentIds,
+      passageDocs: this.#passageDocs.toArray(),
+    };
+  }
+
+  #termId(token: string): number {
+    let id = this.#termIds.get(token);
+    if (id === undefined) {
+      id = this.#terms.length;
+      this.#termIds.set(token, id);
+      this.#terms.push(token);
+    }
+    return id;
+  }
+
+  #documentNumber(passageId: string): number {
+    const documentId = documentIdOf(passageId, this.#options.passageIds);
+    let number = this.#documentNumbers.get(documentId);
+    if (number === undefined) {
+      number = this.#documentIds.length;
+      this.#documentNumbers.set(documentId, number);
+      this.#documentIds.push(documentId);
+    }
+    return number;
+  }
+}
+
+interface Inverted {
+  offsets: Uint32Array;
+  passages: Uint32Array;
+  impacts: Impacts;
+}
+
+/** Counting sort of the forward index by term: each term's passages come out ascending. */
+function invert(
+  forwardOffsets: Uint32Array,
+  forwardTerms: Uint32Array,
+  forwardImpacts: Impacts,
+  vocabularySize: number,
+): Inverted {
+  const offsets = new Uint32Array(vocabularySize + 1);
+  for (const term of forwardTerms) offsets[term + 1]!++;
+  for (let t = 0; t < vocabularySize; t++) offsets[t + 1]! += offsets[t]!;
+  const next = offsets.slice(0, vocabularySize);
+  const passages = new Uint32Array(forwardTerms.length);
+  const impacts =
+    forwardImpacts instanceof Float32Array
+      ? new Float32Array(forwardTerms.length)
+      : new Uint16Array(forwardTerms.length);
+  for (let p = 0; p + 1 < forwardOffsets.length; p++) {
+    for (let j = forwardOffsets[p]!; j < forwardOffsets[p + 1]!; j++) {
+      const slot = next[forwardTerms[j]!]!++;
+      passages[slot] = p;
+      impacts[slot] = forwardImpacts[j]!;
+    }
+  }
+  return { offsets, passages, impacts };
+}
+
+/** For each term, the blocks it occurs in and its largest impact in each. */
+function blockMaxima(inverted: Inverted, blockSize: number) {
+  const vocabularySize = inverted.offsets.length - 1;
+  const offsets = new Uint32Array(vocabularySize + 1);
+  const ids = new Growable(Uint32Array);
+  const max =
+    inverted.impacts instanceof Float32Array
+      ? new Growable(Float32Array)
+      : new Growable(Uint16Array);
+  for (let t = 0; t < vocabularySize; t++) {
+    let block = -1;
+    let best = 0;
+    for (let j = inverted.offsets[t]!; j < inverted.offsets[t + 1]!; j++) {
+      const b = Math.floor(inverted.passages[j]! / blockSize);
+      if (b !== block) {
+        if (block >= 0) {
+          ids.push(block);
+          max.push(best);
+        }
+        block = b;
+        best = 0;
+      }
+      best = Math.max(best, inverted.impacts[j]!);
+    }
+    if (block >= 0) {
+      ids.push(block);
+      max.push(best);
+    }
+    offsets[t + 1] = ids.length;
+  }
+  return { offsets, ids: ids.toArray(), max: max.toArray() };
+}

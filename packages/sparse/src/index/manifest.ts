@@ -1,0 +1,87 @@
+/**
+ * `manifest.json` of a sparse index directory: what was built (quantisation, counts, block
+ * size), and the size and sha256 of every data file, so a damaged or half-copied index is an
+ * error at start-up, never served.
+ */
+import { createHash } from 'node:crypto';
+
+export const MANIFEST_FILE = 'manifest.json';
+export const MANIFEST_FORMAT = 'irserve-sparse-index';
+export const MANIFEST_VERSION = 1;
+
+/** How impacts are stored: quantised integers (Anserini's impacts) or raw float32 weights. */
+export type ImpactType = 'u16' | 'f32';
+
+export interface FileEntry {
+  bytes: number;
+  sha256: string;
+}
+
+export interface SparseManifest {
+  format: typeof MANIFEST_FORMAT;
+  version: number;
+  /** `impact = trunc(weight * quantization)`; 0 means float impacts (no quantisation). */
+  quantization: number;
+  impactType: ImpactType;
+  vocabularySize: number;
+  passages: number;
+  documents: number;
+  postings: number;
+  /** Passages per block of the block-max lists. */
+  blockSize: number;
+  /** How passage ids were mapped to document ids (`auto`, `none`). */
+  passageIds: string;
+  files: Record<string, FileEntry>;
+  /** sha256 of the lines `<file> <sha256>\n` of every data file in name order. */
+  checksum: string;
+  build: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** The one value that covers every data file (see `SparseManifest.checksum`). */
+export function combinedChecksum(files: Record<string, FileEntry>): string {
+  const hash = createHash('sha256');
+  for (const name of Object.keys(files).sort()) hash.update(`${name} ${files[name]!.sha256}\n`);
+  return hash.digest('hex');
+}
+
+export function sha256(data: Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+const COUNT_FIELDS = ['vocabularySize', 'passages', 'documents', 'postings', 'blockSize'] as const;
+
+/**
+ * Checks a manifest's shape and version; every problem names the directory.
+ *
+ * @example parseManifest(await readFile('idx/manifest.json', 'utf8'), 'idx').passages
+ */
+export function parseManifest(text: string, dir: string): SparseManifest {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${dir}: ${MANIFEST_FILE} is not valid JSON (${(error as Error).message})`);
+  }
+  const m = value as Partial<SparseManifest> | null;
+  const fail = (why: string): never => {
+    throw new Error(`${dir}: ${MANIFEST_FILE} is not an irserve sparse index manifest: ${why}`);
+  };
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) return fail('not an object');
+  if (m.format !== MANIFEST_FORMAT) return fail(`format is ${JSON.stringify(m.format)}`);
+  if (m.version !== MANIFEST_VERSION)
+    return fail(
+      `version ${JSON.stringify(m.version)}; this irserve reads version ${MANIFEST_VERSION} (rebuild the index with this irserve-build-sparse-index)`,
+    );
+  for (const field of COUNT_FIELDS)
+    if (!Number.isSafeInteger(m[field]) || m[field]! < 0) fail(`${field} is not a count`);
+  if (m.blockSize! < 1) fail('blockSize is 0');
+  if (typeof m.quantization !== 'number' || !(m.quantization >= 0)) fail('quantization');
+  if (m.impactType !== 'u16' && m.impactType !== 'f32') fail(`impactType ${m.impactType}`);
+  if ((m.quantization === 0) !== (m.impactType === 'f32'))
+    fail('impactType does not match quantization');
+  if (typeof m.files !== 'object' || m.files === null) return fail('files is missing');
+  if (typeof m.checksum !== 'string') return fail('checksum is missing');
+  if (combinedChecksum(m.files) !== m.checksum) fail('checksum does not match its file list');
+  return m as SparseManifest;
+}

@@ -1,0 +1,37 @@
+/** The in-memory shape of a sparse index, as built and as opened from disk. */
+
+/** Impacts: quantised integers (16 bits) or float32 weights (float mode). */
+export type Impacts = Uint16Array | Float32Array;
+
+export interface SparseIndexData {
+  /** `impact = trunc(weight * quantization)`; 0: float impacts. */
+  quantization: number;
+  /** Term id to token. */
+  terms: string[];
+  /** Inverted index: passages (ascending) and impacts of term t at `[offsets[t], offsets[t+1])`. */
+  invertedOffsets: Uint32Array;
+  invertedPassages: Uint32Array;
+  invertedImpacts: Impacts;
+  /** Forward index: terms (ascending) and impacts of passage p at `[offsets[p], offsets[p+1])`. */
+  forwardOffsets: Uint32Array;
+  forwardTerms: Uint32Array;
+  forwardImpacts: Impacts;
+  /** Block-max lists: blocks (ascending) where term t occurs, and its largest impact there. */
+  blockOffsets: Uint32Array;
+  blockIds: Uint32Array;
+  blockMax: Impacts;
+  /** Passages per block (passage p is in block `floor(p / blockSize)`). */
+  blockSize: number;
+  passageIds: string[];
+  documentIds: string[];
+  /** Document number of each passage (MaxP groups passages by it). */
+  passageDocs: Uint32Array;
+}
+
+export function passageCount(index: SparseIndexData): number {
+  return index.passageIds.length;
+}
+
+export function blockCount(index: SparseIndexData): number {
+  return Math.ceil(index.passageIds.length / index.blockSize);
+}

@@ -1,0 +1,80 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VOCABULARY } from '../helpers/tei-server.js';
+import { lsrWorld, type LsrWorld } from '../helpers/world.js';
+import { post, startApp } from '../helpers/app.js';
+
+describe('LSR start-up checks', () => {
+  let world: LsrWorld;
+
+  beforeAll(async () => {
+    world = await lsrWorld();
+  });
+  afterAll(async () => {
+    await world?.tei.close();
+  });
+
+  it("refuses an encoder whose vocabulary lacks the index's tokens", async () => {
+    const other = VOCABULARY.filter((token) => token !== 'jet' && token !== 'wedge');
+    await writeFile(join(world.dir, 'other-vocab.txt'), other.join('\n') + '\n');
+    await expect(
+      startApp(world.config({ vocab_path: 'other-vocab.txt' }), world.dir),
+    ).rejects.toThrow(
+      /2 of the index's \d+ tokens \("jet", "wedge"\) are not in the vocabulary of TEI/,
+    );
+  });
+
+  it('reports config mistakes naming the field', async () => {
+    await expect(startApp(world.config({ vocab_path: undefined }), world.dir)).rejects.toThrow(
+      /config.vocab_path: required/,
+    );
+    await expect(startApp(world.config({ max_length: 256 }), world.dir)).rejects.toThrow(
+      /config.max_length: TEI truncates/,
+    );
+    await expect(
+      startApp(world.config({ model_name: 'naver/splade-v3' }), world.dir),
+    ).rejects.toThrow(/config.model_name: with encoder "tei"/);
+    await expect(startApp(world.config({ k_scle: 2 }), world.dir)).rejects.toThrow(
+      /did you mean "k_scale"/,
+    );
+    await expect(startApp(world.config({ index_path: 'missing' }), world.dir)).rejects.toThrow(
+      /missing does not exist/,
+    );
+  });
+
+  it('refuses to serve a damaged index', async () => {
+    const path = join(world.indexDir, 'inverted.passages.u32');
+    const bytes = await readFile(path);
+    bytes[0] = bytes[0]! ^ 1;
+    await writeFile(path, bytes);
+    await expect(startApp(world.config(), world.dir)).rejects.toThrow(
+      /does not match its checksum/,
+    );
+    bytes[0] = bytes[0] ^ 1;
+    await writeFile(path, bytes);
+  });
+
+  it('answers the same with every search strategy', async () => {
+    const answers: unknown[] = [];
+    for (const search of ['exhaustive', 'max-score', 'block-max']) {
+      const app = await startApp(world.config({ search }), world.dir);
+      try {
+        const replies = [];
+        for (const query of ['jet thrust speed', 'boundary layer flow', 'heat'])
+          for (const limit of [1, 3, 10])
+            replies.push(
+              (await post(app, '/search', { service: 'lsr', query, limit })).body.scores,
+            );
+        answers.push(replies);
+      } finally {
+        await app.close();
+      }
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+    await expect(startApp(world.config({ search: 'wand' }), world.dir)).rejects.toThrow(
+      /config.search/,
+    );
+  });
+});

@@ -1,0 +1,73 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { openSparseIndex } from '../../src/index/open-index.js';
+import { writeIndex } from '../../src/index/write-index.js';
+import { buildFromVectors, randomVectors, seeded } from '../helpers/random.js';
+
+let dir: string;
+const built = buildFromVectors(
+  randomVectors(seeded(11), 300, { vocabulary: 80, terms: 20, maxWeight: 3 }),
+  {
+    quantization: 50,
+    blockSize: 16,
+  },
+);
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'irserve-sparse-open-'));
+  await writeIndex(built, join(dir, 'idx'), { passageIds: 'none' });
+});
+
+describe('sparse index files', () => {
+  it('reopens exactly what was built', async () => {
+    const { index, manifest } = await openSparseIndex(join(dir, 'idx'));
+    expect(manifest.passages).toBe(300);
+    for (const key of Object.keys(built) as (keyof typeof built)[]) {
+      const value = built[key];
+      if (ArrayBuffer.isView(value))
+        expect(Array.from(index[key] as Uint32Array)).toEqual(Array.from(value as Uint32Array));
+      else expect(index[key]).toEqual(value);
+    }
+  });
+
+  it('refuses a file whose bytes changed (checksum) or that was truncated', async () => {
+    const path = join(dir, 'idx', 'forward.impacts.u16');
+    const bytes = await readFile(path);
+    bytes[10] = bytes[10]! ^ 0xff;
+    await writeFile(path, bytes);
+    await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(
+      /forward.impacts.u16 does not match its checksum/,
+    );
+    await writeFile(path, bytes.subarray(0, 100));
+    await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(
+      /has 100 bytes, the manifest says/,
+    );
+    await rm(path);
+    await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(
+      /cannot read forward.impacts.u16/,
+    );
+  });
+
+  it('refuses an index from another version, a foreign manifest and a missing one', async () => {
+    const manifestPath = join(dir, 'idx', 'manifest.json');
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
+    await writeFile(manifestPath, JSON.stringify({ ...manifest, version: 2 }));
+    await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(
+      /version 2; this irserve reads version 1/,
+    );
+    await writeFile(manifestPath, JSON.stringify({ ...manifest, format: 'faiss' }));
+    await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(/format is "faiss"/);
+    await writeFile(manifestPath, '{not json');
+    await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(/not valid JSON/);
+    await writeFile(manifestPath, JSON.stringify({ ...manifest, passages: 301 }));
+    await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(
+      /forward.offsets has 301 entries, expected 302|passage-ids.json/,
+    );
+    await rm(manifestPath);
+    await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(/has no manifest.json/);
+    await expect(openSparseIndex(join(dir, 'nothing'))).rejects.toThrow(/does not exist/);
+  });
+});
