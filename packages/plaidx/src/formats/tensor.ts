@@ -94,7 +94,12 @@ export function toFloat32(tensor: Tensor, file: string): Float32Array {
     }
     case 'float64':
       return Float32Array.from(view(bytes, 8, (b, o, n) => new Float64Array(b, o, n)));
-    default:
+    case 'int64':
+    case 'int32':
+    case 'int16':
+    case 'int8':
+    case 'uint8':
+    case 'bool':
       throw new FormatError(file, `expected a floating-point tensor, got ${tensor.dtype}`);
   }
 }
@@ -128,7 +133,11 @@ export function toInt32(tensor: Tensor, file: string): Int32Array {
           ? bytes
           : new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
       );
-    default:
+    case 'float64':
+    case 'float32':
+    case 'float16':
+    case 'bfloat16':
+    case 'bool':
       throw new FormatError(file, `expected an integer tensor, got ${tensor.dtype}`);
   }
 }

@@ -51,12 +51,12 @@ function byPassage(
 ): PidLists {
   const numPassages = docOffsets.length - 1;
   const emb2pid = new Int32Array(docOffsets[numPassages]!);
-  for (let p = 0; p < numPassages; p++) emb2pid.fill(p, docOffsets[p]!, docOffsets[p + 1]!);
+  for (let p = 0; p < numPassages; p++) emb2pid.fill(p, docOffsets[p], docOffsets[p + 1]);
   const out = new Int32Array(embeddings.length);
   const newOffsets = new Int32Array(offsets.length);
   let written = 0;
   for (let c = 0; c + 1 < offsets.length; c++) {
-    const list = Array.from(embeddings.subarray(offsets[c]!, offsets[c + 1]!), (e) => emb2pid[e]!);
+    const list = Array.from(embeddings.subarray(offsets[c], offsets[c + 1]), (e) => emb2pid[e]!);
     list.sort((a, b) => a - b);
     let last = -1;
     for (const pid of list) if (pid !== last) out[written++] = last = pid;

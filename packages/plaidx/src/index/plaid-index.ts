@@ -10,6 +10,7 @@ import { expectShape, toFloat32, toInt32, toUint8 } from '../formats/tensor.js';
 import { makeCodec, type ResidualCodec } from './codec.js';
 import { indexFiles, type Layout } from './index-files.js';
 import { pidLists } from './ivf.js';
+import { verifyManifest } from './manifest.js';
 import { readDoclens, readIndexMetadata } from './metadata.js';
 
 export interface PlaidIndex {
@@ -37,6 +38,8 @@ export interface PlaidIndex {
 export interface OpenOptions {
   /** Called after each chunk is read. */
   onChunk?: (done: number, total: number) => void;
+  /** Check the sha256 of every file against `irserve-manifest.json`, when present (default true). */
+  verifyChecksums?: boolean;
 }
 
 /**
@@ -46,6 +49,7 @@ export interface OpenOptions {
  */
 export async function openPlaidIndex(dir: string, options: OpenOptions = {}): Promise<PlaidIndex> {
   const files = await indexFiles(dir);
+  if (options.verifyChecksums ?? true) await verifyManifest(dir);
   const meta = await readIndexMetadata(dir);
   const { tensor: centroidTensor, file: centroidFile } = await files.centroids();
   expectShape(centroidTensor, [undefined, undefined], centroidFile, 'centroids');
