@@ -269,5 +269,5 @@ function configDepth(settings: PlaidxConfig): Partial<SearchDepth> {
 function stripUndefined<T extends object>(value: T): Partial<SearchDepth> {
   return Object.fromEntries(
     Object.entries(value).filter(([, v]) => v !== undefined),
-  ) as Partial<SearchDepth>;
+  );
 }
