@@ -189,7 +189,6 @@ describe('PLAIDX engine', () => {
     const { status, body } = await post(app, '/score', {
       service: 'plaidx',
       query: 'q',
-      passages: ['a'],
       ...fields,
     });
     expect(status).toBe(400);
