@@ -267,7 +267,5 @@ function configDepth(settings: PlaidxConfig): Partial<SearchDepth> {
 }
 
 function stripUndefined<T extends object>(value: T): Partial<SearchDepth> {
-  return Object.fromEntries(
-    Object.entries(value).filter(([, v]) => v !== undefined),
-  );
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
 }

@@ -1,30 +1,8 @@
-import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type App } from 'irserve';
-import { PLAIDX } from '../../src/index.js';
+import type { App } from 'irserve';
+import { post, startApp } from './app.js';
 import { wordVectors } from './encoder-server.js';
 import { DIM, plaidWorld, type PlaidWorld } from './world.js';
-
-const silent = pino({ level: 'silent' });
-
-export async function startApp(config: Record<string, unknown>, dir: string): Promise<App> {
-  const app = await createApp(config, {
-    logger: silent,
-    engines: [PLAIDX],
-    extras: false,
-    interactive: false,
-    configDir: dir,
-    cacheDir: join(dir, 'cache'),
-  });
-  await app.start();
-  return app;
-}
-
-export async function post(app: App, url: string, payload: Record<string, unknown>) {
-  const reply = await app.http.inject({ method: 'POST', url, payload });
-  return { status: reply.statusCode, body: reply.json() };
-}
 
 describe('PLAIDX engine', () => {
   let world: PlaidWorld;
