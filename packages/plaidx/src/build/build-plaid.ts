@@ -170,8 +170,16 @@ async function train(
       `--partitions ${partitions} needs at least as many training tokens; the sample has ${trainingRows} (raise the sample or lower --partitions)`,
     );
   const iterations = options.kmeansIterations ?? 4;
-  const bar = progress(`k-means (${partitions} centroids, ${trainingRows} tokens)`, iterations);
-  const codec = trainCodec(training, heldout.length > 0 ? heldout : training, {
+  // faiss (which ColBERT's k-means is) trains on at most 256 points per centroid.
+  const capped =
+    training.length / counts.dim > 256 * partitions
+      ? training.subarray(0, 256 * partitions * counts.dim)
+      : training;
+  const bar = progress(
+    `k-means (${partitions} centroids, ${capped.length / counts.dim} tokens)`,
+    iterations,
+  );
+  const codec = trainCodec(capped, heldout.length > 0 ? heldout : capped, {
     dim: counts.dim,
     partitions,
     nbits,
