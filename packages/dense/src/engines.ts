@@ -4,5 +4,6 @@
  */
 import type { EngineClass } from 'irserve/plugin';
 import { Dense } from './engine/dense.js';
+import { SentenceTransformerEngine } from './engine/sentence-transformer.js';
 
-export const engines: EngineClass[] = [Dense];
+export const engines: EngineClass[] = [Dense, SentenceTransformerEngine];

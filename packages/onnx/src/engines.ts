@@ -3,5 +3,6 @@
  * through the `irserve.engines` field of the package's package.json.
  */
 import type { EngineClass } from 'irserve/plugin';
+import { CrossEncoderReranker } from './rerank/cross-encoder-reranker.js';
 
-export const engines: EngineClass[] = [];
+export const engines: EngineClass[] = [CrossEncoderReranker];

@@ -1,49 +1,100 @@
 /**
  * The Dense engine's `config` object (docs/dense.md). RoutIR's field names are kept
  * (`index_path`, `embedding_base_url`, `embedding_model_name`, `query_prompt`, `k_scale`).
+ * Query embeddings come from an OpenAI-compatible API (`embedding_base_url`) or from a local
+ * ONNX model (`encoder`, run by @irserve/onnx): exactly one of the two.
  */
 import { parseEngineConfig } from 'irserve/plugin';
 import { z } from 'zod';
+import { encoderConfigSchema } from './encoder-config.js';
 
-export const denseConfigSchema = z.strictObject({
-  /** Index directory: one written by irserve-build-index, or `index.faiss` + `index.ids`. */
-  index_path: z.string().min(1),
-  /** OpenAI-compatible API base, including the version: `http://gpu-1:8000/v1`. */
-  embedding_base_url: z.url({ protocol: /^https?$/ }),
-  embedding_model_name: z.string().min(1),
-  /** Bearer key of the embeddings API; default: the `api_key_env` variable. */
-  api_key: z.string().min(1).optional(),
-  /** Environment variable holding the key when `api_key` is absent. */
-  api_key_env: z.string().min(1).default('OPENAI_API_KEY'),
-  /** Template of the text embedded for a query; `{query}` is replaced. */
-  query_prompt: z.string().includes('{query}').default('{query}'),
-  /** Template of the text embedded for a passage by `score`; `{passage}` is replaced. */
-  passage_prompt: z.string().includes('{passage}').default('{passage}'),
-  /** Search `ceil(limit * k_scale)` candidates (subset filtering eats some), then cut to `limit`. */
-  k_scale: z.number().finite().min(1).max(100).default(2),
-  /** IVF indexes: inverted lists scanned per query. */
-  nprobe: z.number().int().min(1).max(1_000_000).optional(),
-  /** HNSW indexes: candidate list size while searching. */
-  ef_search: z.number().int().min(1).max(100_000).optional(),
-  /** Threads an index search may use (Flat, HNSW); 0: all cores. */
-  threads: z.number().int().min(0).max(1024).default(0),
-  /** `score`: inner product of the embeddings (`ip`, RoutIR's choice) or their cosine. */
-  score_metric: z.enum(['ip', 'cosine']).default('ip'),
-  /** L2-normalise query embeddings before searching (for APIs that return raw vectors). */
-  normalize_query: z.boolean().default(false),
-  /** Ask the API for vectors of this length (models with Matryoshka dimensions). */
-  dimensions: z.number().int().min(1).max(65_536).optional(),
-  /** TSV (`id<TAB>label`) or JSON (`{"id": "label"}`) file: a subset label per document. */
-  id_to_subset_mapping: z.string().min(1).optional(),
-  /** Deadline of one embeddings call, in seconds. */
-  timeout: z.number().positive().max(3600).default(60),
-  /** Retries of an embeddings call after a 429, a 5xx or a broken connection. */
-  retries: z.number().int().min(0).max(10).default(3),
-});
+/** Fields that only mean something for the embeddings API. */
+const API_ONLY = ['embedding_model_name', 'api_key', 'dimensions'] as const;
+
+export const denseConfigSchema = z
+  .strictObject({
+    /** Index directory: one written by irserve-build-index, or `index.faiss` + `index.ids`. */
+    index_path: z.string().min(1),
+    /** OpenAI-compatible API base, including the version: `http://gpu-1:8000/v1`. */
+    embedding_base_url: z.url({ protocol: /^https?$/ }).optional(),
+    /** The API's model name (with `embedding_base_url`). */
+    embedding_model_name: z.string().min(1).optional(),
+    /** A local ONNX model folder instead of an API (needs @irserve/onnx installed). */
+    encoder: encoderConfigSchema.optional(),
+    /** Bearer key of the embeddings API; default: the `api_key_env` variable. */
+    api_key: z.string().min(1).optional(),
+    /** Environment variable holding the key when `api_key` is absent. */
+    api_key_env: z.string().min(1).default('OPENAI_API_KEY'),
+    /** Template of the text embedded for a query; `{query}` is replaced. */
+    query_prompt: z.string().includes('{query}').optional(),
+    /** Template of the text embedded for a passage by `score`; `{passage}` is replaced. */
+    passage_prompt: z.string().includes('{passage}').optional(),
+    /** Search `ceil(limit * k_scale)` candidates (subset filtering eats some), then cut to `limit`. */
+    k_scale: z.number().finite().min(1).max(100).default(2),
+    /** IVF indexes: inverted lists scanned per query. */
+    nprobe: z.number().int().min(1).max(1_000_000).optional(),
+    /** HNSW indexes: candidate list size while searching. */
+    ef_search: z.number().int().min(1).max(100_000).optional(),
+    /** Threads an index search may use (Flat, HNSW); 0: all cores. */
+    threads: z.number().int().min(0).max(1024).default(0),
+    /** `score`: inner product of the embeddings (`ip`, RoutIR's choice) or their cosine. */
+    score_metric: z.enum(['ip', 'cosine']).default('ip'),
+    /** L2-normalise query embeddings before searching (for APIs that return raw vectors). */
+    normalize_query: z.boolean().default(false),
+    /** Ask the API for vectors of this length (models with Matryoshka dimensions). */
+    dimensions: z.number().int().min(1).max(65_536).optional(),
+    /** TSV (`id<TAB>label`) or JSON (`{"id": "label"}`) file: a subset label per document. */
+    id_to_subset_mapping: z.string().min(1).optional(),
+    /** Deadline of one embeddings call, in seconds. */
+    timeout: z.number().positive().max(3600).default(60),
+    /** Retries of an embeddings call after a 429, a 5xx or a broken connection. */
+    retries: z.number().int().min(0).max(10).default(3),
+  })
+  .superRefine((config, issue) => {
+    const api = config.embedding_base_url !== undefined;
+    const local = config.encoder !== undefined;
+    if (api === local)
+      issue.addIssue({
+        code: 'custom',
+        path: [local ? 'encoder' : 'embedding_base_url'],
+        message: local
+          ? 'give embedding_base_url (an embeddings API) or encoder (a local model), not both'
+          : 'give embedding_base_url (an embeddings API) or encoder (a local model folder)',
+      });
+    if (api && config.embedding_model_name === undefined)
+      issue.addIssue({
+        code: 'custom',
+        path: ['embedding_model_name'],
+        message: 'required with embedding_base_url',
+      });
+    if (local)
+      for (const field of API_ONLY)
+        if (config[field] !== undefined)
+          issue.addIssue({
+            code: 'custom',
+            path: [field],
+            message: 'only applies to embedding_base_url, not to encoder',
+          });
+    for (const field of ['query_prompt', 'passage_prompt'] as const)
+      if (config[field] !== undefined && config.encoder?.[field] !== undefined)
+        issue.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `given twice (here and in encoder.${field})`,
+        });
+  });
 
 export type DenseConfig = z.output<typeof denseConfigSchema>;
 
 /** Validates a service's `config`; throws ERR_CONFIG listing every problem. */
 export function parseDenseConfig(input: unknown): DenseConfig {
   return parseEngineConfig(denseConfigSchema, input);
+}
+
+/** The prompt templates in force: the encoder's, else the top level's, else the bare text. */
+export function promptsOf(config: DenseConfig): { query: string; passage: string } {
+  return {
+    query: config.encoder?.query_prompt ?? config.query_prompt ?? '{query}',
+    passage: config.encoder?.passage_prompt ?? config.passage_prompt ?? '{passage}',
+  };
 }

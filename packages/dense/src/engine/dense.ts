@@ -1,10 +1,11 @@
 /**
  * The `Dense` engine (search and score roles): queries are embedded through an
- * OpenAI-compatible embeddings API, one call per processor batch, and searched in a vector
- * index built by irserve-build-index or written by Python faiss (RoutIR's `index.faiss`).
+ * OpenAI-compatible embeddings API or a local ONNX model (`encoder`), once per processor batch,
+ * and searched in a vector index built by irserve-build-index or written by Python faiss
+ * (RoutIR's `index.faiss`).
  */
 import { resolve } from 'node:path';
-import { OpenAIEmbeddingsClient } from 'irserve';
+import type { ZodType } from 'zod';
 import {
   BaseEngine,
   IrserveError,
@@ -19,41 +20,44 @@ import {
   type SubsetLabels,
 } from 'irserve/plugin';
 import { openIndex, type VectorIndex } from '../vector-index/index.js';
-import { parseDenseConfig, type DenseConfig } from './config.js';
+import { apiEmbedder } from './api-embedder.js';
+import { denseConfigSchema, parseDenseConfig, promptsOf, type DenseConfig } from './config.js';
+import type { Embedder } from './embedder.js';
+import { embeddingRequests, type EmbeddingRequest } from './embedding-request.js';
+import { localEmbedder } from './local-embedder.js';
 import { cosine, innerProduct, normalizeInPlace, packRows } from './vectors.js';
 
 interface Ready {
   index: VectorIndex;
   ids: string[];
   subsets: SubsetLabels | undefined;
+  embedder: Embedder;
 }
 
 export class Dense extends BaseEngine {
+  /** The config's zod schema (the config JSON Schema is generated from it). */
+  static readonly configSchema: ZodType = denseConfigSchema;
   readonly settings: DenseConfig;
-  readonly #client: OpenAIEmbeddingsClient;
+  readonly #prompts: { query: string; passage: string };
   #ready: Promise<Ready> | undefined;
 
   constructor(init: EngineInit) {
     super(init);
     this.settings = parseDenseConfig(init.config);
-    const apiKey = this.settings.api_key ?? process.env[this.settings.api_key_env];
-    this.#client = new OpenAIEmbeddingsClient({
-      baseUrl: this.settings.embedding_base_url,
-      model: this.settings.embedding_model_name,
-      ...(apiKey ? { apiKey } : {}),
-      ...(this.settings.dimensions ? { dimensions: this.settings.dimensions } : {}),
-      timeoutMs: this.settings.timeout * 1000,
-      retries: this.settings.retries,
-      service: this.name,
-      logger: this.context.logger,
-    });
+    this.#prompts = promptsOf(this.settings);
   }
 
-  /** Opens the index (and the subset mapping) before the server accepts requests. */
+  /** Opens the index, the subset mapping and the encoder before the server accepts requests. */
   async start(): Promise<void> {
-    const { index } = await this.#open();
+    const { index, embedder } = await this.#open();
     this.context.logger.info(
-      { service: this.name, count: index.count, dim: index.dim, factory: index.factory },
+      {
+        service: this.name,
+        count: index.count,
+        dim: index.dim,
+        factory: index.factory,
+        embedder: embedder.label,
+      },
       'dense index opened',
     );
   }
@@ -61,22 +65,57 @@ export class Dense extends BaseEngine {
   async close(): Promise<void> {
     const ready = this.#ready;
     this.#ready = undefined;
-    (await ready?.catch(() => undefined))?.index.close?.();
-    await this.#client.close();
+    const opened = await ready?.catch(() => undefined);
+    opened?.index.close?.();
+    await opened?.embedder.close();
   }
 
   #open(): Promise<Ready> {
-    this.#ready ??= (async () => {
-      const path = resolve(this.context.configDir, this.settings.index_path);
-      const { index, ids } = await openIndex(path, { threads: this.settings.threads });
-      const mapping = this.settings.id_to_subset_mapping;
-      const subsets =
-        mapping === undefined
-          ? undefined
-          : subsetLabels(ids, await readSubsetMapping(resolve(this.context.configDir, mapping)));
-      return { index, ids, subsets };
-    })();
+    this.#ready ??= this.#load();
     return this.#ready;
+  }
+
+  async #load(): Promise<Ready> {
+    const path = resolve(this.context.configDir, this.settings.index_path);
+    const { index, ids } = await openIndex(path, { threads: this.settings.threads });
+    const mapping = this.settings.id_to_subset_mapping;
+    const subsets =
+      mapping === undefined
+        ? undefined
+        : subsetLabels(ids, await readSubsetMapping(resolve(this.context.configDir, mapping)));
+    const embedder = this.settings.encoder
+      ? await localEmbedder(this.settings.encoder, this.context)
+      : apiEmbedder(this.settings, this.name, this.context.logger);
+    if (embedder.dimension !== undefined && embedder.dimension !== index.dim) {
+      await embedder.close();
+      index.close?.();
+      throw new IrserveError(
+        'ERR_CONFIG',
+        `service "${this.name}": ${embedder.label} makes ${embedder.dimension}-dimensional vectors, but the index at ${this.settings.index_path} holds ${index.dim}-dimensional ones`,
+      );
+    }
+    return { index, ids, subsets, embedder };
+  }
+
+  /**
+   * The embedding capability: one vector per request, with the query or passage prompt by
+   * `kind` (and `normalize_query` for queries), exactly as search and score embed.
+   *
+   * @example
+   * const [q, p] = await dense.embedBatch([{ text: 'cats', kind: 'query' }, { text: 'A cat...', kind: 'passage' }]);
+   */
+  async embedBatch(requests: EmbeddingRequest[]): Promise<Float32Array[]> {
+    const checked = embeddingRequests(requests);
+    const vectors = await this.#embed(
+      checked.map(({ text, kind }) =>
+        kind === 'query'
+          ? fill(this.#prompts.query, '{query}', text)
+          : fill(this.#prompts.passage, '{passage}', text),
+      ),
+    );
+    if (this.settings.normalize_query)
+      checked.forEach(({ kind }, i) => kind === 'query' && normalizeInPlace(vectors[i]!));
+    return vectors;
   }
 
   async searchBatch(requests: SearchRequest[]): Promise<Scores[]> {
@@ -87,10 +126,10 @@ export class Dense extends BaseEngine {
       return requestedSubset(this.name, ready.subsets, request.subset);
     });
     const vectors = await this.#embed(
-      requests.map((request) => fill(this.settings.query_prompt, '{query}', request.query)),
+      requests.map((request) => fill(this.#prompts.query, '{query}', request.query)),
     );
     if (this.settings.normalize_query) vectors.forEach(normalizeInPlace);
-    this.#checkDimension(vectors, ready.index.dim);
+    this.#checkDimension(vectors, ready);
     const depth = requests.map((r) => Math.min(ready.index.count, this.#candidates(r.limit)));
     const k = Math.max(1, ...depth);
     const { labels, scores } = ready.index.search(packRows(vectors, ready.index.dim), k, {
@@ -119,11 +158,11 @@ export class Dense extends BaseEngine {
   async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
     const texts: string[] = [];
     for (const request of requests) {
-      texts.push(fill(this.settings.query_prompt, '{query}', request.query));
+      texts.push(fill(this.#prompts.query, '{query}', request.query));
       request.passages.forEach((passage, i) => {
         if (typeof passage !== 'string')
           throw badRequest(`passages[${i}]: the Dense engine scores text passages`);
-        texts.push(fill(this.settings.passage_prompt, '{passage}', passage));
+        texts.push(fill(this.#prompts.passage, '{passage}', passage));
       });
     }
     const vectors = await this.#embed(texts);
@@ -142,19 +181,20 @@ export class Dense extends BaseEngine {
   /** One API call for the distinct texts of a batch; identical texts are embedded once. */
   async #embed(texts: string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
+    const { embedder } = await this.#open();
     const unique = [...new Set(texts)];
-    const vectors = await this.#client.embed(unique);
+    const vectors = await embedder.embed(unique);
     const byText = new Map(unique.map((text, i) => [text, vectors[i]!]));
     // Copies, so normalising a repeated query's vector never scales it twice.
     return texts.map((text) => Float32Array.from(byText.get(text)!));
   }
 
-  #checkDimension(vectors: Float32Array[], dim: number): void {
-    const wrong = vectors.find((vector) => vector.length !== dim);
+  #checkDimension(vectors: Float32Array[], ready: Ready): void {
+    const wrong = vectors.find((vector) => vector.length !== ready.index.dim);
     if (wrong)
       throw new IrserveError(
         'ERR_ENGINE',
-        `service "${this.name}": the embedding model ${this.settings.embedding_model_name} returned ${wrong.length}-dimensional vectors, but the index at ${this.settings.index_path} holds ${dim}-dimensional ones`,
+        `service "${this.name}": ${ready.embedder.label} returned ${wrong.length}-dimensional vectors, but the index at ${this.settings.index_path} holds ${ready.index.dim}-dimensional ones`,
       );
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Embedding shards as RoutIR's encoder writes them: `np.save(path, {"features", "ids"})`
- * (a pickled dict in an object `.npy`), or an `.npz` with `features` and `ids` members.
+ * (a pickled dict in an object `.npy`), or an `.npz` with `features` and `ids` members; or a
+ * plain 2-D float `.npy` with its ids in a text file beside it (plain-shard.ts).
  */
 import { readdir } from 'node:fs/promises';
 import { extname, join } from 'node:path';
@@ -9,6 +10,7 @@ import { isNpyArray } from './pickle-numpy.js';
 import { readWhole } from './io.js';
 import { parseNpy } from './npy.js';
 import { parseNpz } from './npz.js';
+import { isPlainFeatures, plainShardIds } from './plain-shard.js';
 import type { PickleValue, Shard } from './types.js';
 
 const SHARD_EXTENSIONS = new Set(['.npy', '.npz']);
@@ -28,11 +30,16 @@ export async function readShard(path: string): Promise<Shard> {
   if (ext !== '.npy')
     throw new FormatError(path, `unsupported shard extension ${JSON.stringify(ext)}`);
   const array = parseNpy(bytes, path, { ownsInput: true });
+  if (isPlainFeatures(array)) {
+    const [count = 0, dim = 0] = array.shape;
+    const ids = await plainShardIds(path, count);
+    return dropNaNRows({ features: array.data, dim, count, ids, droppedNaN: 0 });
+  }
   const dict = array.kind === 'object' && array.shape.length === 0 ? array.data[0] : undefined;
   if (!(dict instanceof Map)) {
     throw new FormatError(
       path,
-      'expected a pickled dict shard (np.save of {"features": ..., "ids": ...})',
+      'expected a pickled dict shard (np.save of {"features": ..., "ids": ...}) or a 2-D float array with an .ids file beside it',
     );
   }
   const keys = [...dict.keys()].map(String);

@@ -73,9 +73,9 @@ describe('bad shards fail with the file named', () => {
     await expect(readShard(path)).rejects.toThrow(/truncated\.npy: truncated pickle/);
   });
 
-  test('a plain numeric .npy is not a shard', async () => {
+  test('a plain numeric .npy without ids beside it is not a shard', async () => {
     await expect(readShard(fixture('npy', 'f32-c.npy'))).rejects.toThrow(
-      /expected a pickled dict shard/,
+      /f32-c\.npy: a plain 2-D feature array needs its ids beside it.*f32-c\.ids/,
     );
   });
 

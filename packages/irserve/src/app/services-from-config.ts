@@ -30,6 +30,7 @@ export function servicesFromConfig(
   const registry = new ServiceRegistry();
   const engines: { name: string; engine: Engine }[] = [];
   const problems: string[] = [];
+  const resources = new Map<string, unknown>();
   config.services.forEach((service, index) => {
     try {
       const engineClass = types.get(service.engine);
@@ -43,6 +44,7 @@ export function servicesFromConfig(
           cacheDir: join(context.cacheDir, 'services', service.name),
           configDir: context.configDir,
           interactive: context.interactive,
+          resources,
         },
       });
       engines.push({ name: service.name, engine });

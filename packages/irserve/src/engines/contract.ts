@@ -65,6 +65,11 @@ export interface EngineContext {
   readonly configDir: string;
   /** Whether progress bars may be drawn (a terminal is attached). */
   readonly interactive: boolean;
+  /**
+   * A map the app shares among all its engines, for resources several services may use (a
+   * model loaded once); keys are prefixed with the package name. Absent outside an app.
+   */
+  readonly resources?: Map<string, unknown>;
 }
 
 export interface EngineInit {

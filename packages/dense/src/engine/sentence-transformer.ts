@@ -1,0 +1,78 @@
+/**
+ * `SentenceTransformerEngine`: RoutIR's name and config fields for a local sentence encoder,
+ * mapped onto the Dense engine with `encoder` (the model runs in process on ONNX Runtime).
+ * `embedding_model_name` is a local model folder here: nothing is downloaded.
+ */
+import { parseEngineConfig, type EngineInit } from 'irserve/plugin';
+import { z, type ZodType } from 'zod';
+import type { DenseConfig } from './config.js';
+import { Dense } from './dense.js';
+
+export const sentenceTransformerConfigSchema = z.strictObject({
+  /** Index directory: irserve-build-index's, or `index.faiss` + `index.ids`. */
+  index_path: z.string().min(1),
+  /** The exported model folder (model.onnx + tokenizer.json), relative to the config file. */
+  embedding_model_name: z.string().min(1),
+  /** A `{query}` template applied to queries (RoutIR's `instruction`). */
+  instruction: z.string().includes('{query}').optional(),
+  /** A `{passage}` template applied to passages by `score`. */
+  passage_prompt: z.string().includes('{passage}').optional(),
+  /** L2-normalise embeddings. Default: the folder's (a sentence-transformers Normalize module). */
+  normalize_embeddings: z.boolean().optional(),
+  /** Texts per `session.run`. */
+  batch_size: z.number().int().min(1).max(4096).default(32),
+  /** Search `ceil(limit * k_scale)` candidates, then cut to `limit`. */
+  k_scale: z.number().finite().min(1).max(100).default(2),
+  /** TSV or JSON file: a subset label per document. */
+  id_to_subset_mapping: z.string().min(1).optional(),
+  /** Most tokens per text. Default: the folder's `max_seq_length`, else 512. */
+  max_length: z.number().int().min(1).max(1_000_000).optional(),
+  /** Default: the folder's 1_Pooling config, else mean. */
+  pooling: z.enum(['cls', 'mean', 'max', 'last_token', 'none']).optional(),
+  nprobe: z.number().int().min(1).max(1_000_000).optional(),
+  ef_search: z.number().int().min(1).max(100_000).optional(),
+  score_metric: z.enum(['ip', 'cosine']).default('ip'),
+  execution_providers: z.array(z.string().min(1)).min(1).max(8).optional(),
+  intra_op_threads: z.number().int().min(0).max(1024).optional(),
+});
+
+export type SentenceTransformerConfig = z.output<typeof sentenceTransformerConfigSchema>;
+
+/**
+ * The Dense config a SentenceTransformerEngine config stands for.
+ *
+ * @example
+ * denseConfigOf({ index_path: 'idx', embedding_model_name: 'models/minilm', batch_size: 32, k_scale: 2, score_metric: 'ip' })
+ * // { index_path: 'idx', encoder: { model_path: 'models/minilm', batch_size: 32 }, k_scale: 2, ... }
+ */
+export function denseConfigOf(config: SentenceTransformerConfig): Record<string, unknown> {
+  const optional = (key: string, value: unknown) => (value === undefined ? {} : { [key]: value });
+  return {
+    index_path: config.index_path,
+    k_scale: config.k_scale,
+    score_metric: config.score_metric,
+    ...optional('id_to_subset_mapping', config.id_to_subset_mapping),
+    ...optional('nprobe', config.nprobe),
+    ...optional('ef_search', config.ef_search),
+    encoder: {
+      model_path: config.embedding_model_name,
+      batch_size: config.batch_size,
+      ...optional('query_prompt', config.instruction),
+      ...optional('passage_prompt', config.passage_prompt),
+      ...optional('normalize', config.normalize_embeddings),
+      ...optional('max_length', config.max_length),
+      ...optional('pooling', config.pooling),
+      ...optional('execution_providers', config.execution_providers),
+      ...optional('intra_op_threads', config.intra_op_threads),
+    },
+  } satisfies Partial<Record<keyof DenseConfig, unknown>>;
+}
+
+export class SentenceTransformerEngine extends Dense {
+  static override readonly configSchema: ZodType = sentenceTransformerConfigSchema;
+
+  constructor(init: EngineInit) {
+    const config = parseEngineConfig(sentenceTransformerConfigSchema, init.config);
+    super({ ...init, config: denseConfigOf(config) });
+  }
+}

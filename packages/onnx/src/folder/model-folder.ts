@@ -1,0 +1,142 @@
+/**
+ * A model folder as the usual exporters write it (Optimum, sentence-transformers'
+ * `export_optimized_onnx_model`, `torch.onnx.export` plus `tokenizer.save_pretrained`):
+ *
+ * ```
+ * model.onnx (or onnx/model.onnx)   the graph (external weights `model.onnx_data` beside it)
+ * tokenizer.json                    the fast tokenizer (WordPiece, BPE, Unigram)
+ * tokenizer_config.json             optional: model_max_length, padding_side, special tokens
+ * config.json                       optional: the transformers config
+ * sentence_bert_config.json         optional: max_seq_length
+ * 1_Pooling/config.json, modules.json  optional: the sentence-transformers pooling and Normalize
+ * onnx_config.json                  optional: irserve's run settings (see onnx-config.ts)
+ * ```
+ *
+ * Nothing is ever downloaded: a missing file is an ERR_CONFIG naming the path.
+ */
+import { stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { modelError } from '../errors.js';
+import { readJson, readJsonObject } from './json-file.js';
+import { onnxConfigSchema, type OnnxConfig, type PoolingName } from './onnx-config.js';
+
+export interface ModelFolder {
+  /** Absolute path of the folder. */
+  readonly path: string;
+  /** Absolute path of the ONNX graph. */
+  readonly modelFile: string;
+  /** `tokenizer.json`, parsed. */
+  readonly tokenizerJson: Record<string, unknown>;
+  /** `tokenizer_config.json`, parsed (`{}` when absent). */
+  readonly tokenizerConfig: Record<string, unknown>;
+  /** `config.json`, parsed (`{}` when absent). */
+  readonly config: Record<string, unknown>;
+  /** `onnx_config.json`, checked (`{}` when absent); unknown keys kept for extras. */
+  readonly onnxConfig: OnnxConfig;
+  /** The longest input the folder's files allow (sentence-transformers, then the tokenizer). */
+  readonly maxLength: number | undefined;
+  /** The pooling the folder's files name (onnx_config.json, then 1_Pooling/config.json). */
+  readonly pooling: PoolingName | undefined;
+  /** Whether the folder's files ask for L2-normalised embeddings. */
+  readonly normalize: boolean | undefined;
+}
+
+export interface LoadModelFolderOptions {
+  /** The graph file relative to the folder; overrides onnx_config.json's `model_file`. */
+  modelFile?: string;
+}
+
+const REQUIRED = 'a model folder holds model.onnx (or onnx/model.onnx) and tokenizer.json';
+
+/**
+ * Reads and checks a model folder; no file is fetched from anywhere.
+ *
+ * @example
+ * const folder = await loadModelFolder('models/all-MiniLM-L6-v2');
+ * folder.modelFile // '/abs/models/all-MiniLM-L6-v2/model.onnx'
+ */
+export async function loadModelFolder(
+  path: string,
+  options: LoadModelFolderOptions = {},
+): Promise<ModelFolder> {
+  const folder = resolve(path);
+  const info = await stat(folder).catch(() => undefined);
+  if (!info) throw modelError(folder, `does not exist (${REQUIRED}; nothing is downloaded)`);
+  if (!info.isDirectory()) throw modelError(folder, `is not a directory (${REQUIRED})`);
+  const parsed = onnxConfigSchema.safeParse(
+    (await readJsonObject(folder, join(folder, 'onnx_config.json'))) ?? {},
+  );
+  if (!parsed.success)
+    throw modelError(
+      folder,
+      `onnx_config.json: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  const onnxConfig = parsed.data;
+  const modelFile = await findGraph(folder, options.modelFile ?? onnxConfig.model_file);
+  const tokenizerJson = await readJsonObject(folder, join(folder, 'tokenizer.json'));
+  if (!tokenizerJson)
+    throw modelError(
+      folder,
+      `tokenizer.json is missing (${REQUIRED}; save it with tokenizer.save_pretrained)`,
+    );
+  const tokenizerConfig =
+    (await readJsonObject(folder, join(folder, 'tokenizer_config.json'))) ?? {};
+  const config = (await readJsonObject(folder, join(folder, 'config.json'))) ?? {};
+  const sentenceBert = await readJsonObject(folder, join(folder, 'sentence_bert_config.json'));
+  return {
+    path: folder,
+    modelFile,
+    tokenizerJson,
+    tokenizerConfig,
+    config,
+    onnxConfig,
+    maxLength:
+      onnxConfig.max_length ??
+      positive(sentenceBert?.max_seq_length) ??
+      positive(tokenizerConfig.model_max_length),
+    pooling: onnxConfig.pooling ?? (await sentenceTransformersPooling(folder)),
+    normalize: onnxConfig.normalize ?? (await hasNormalizeModule(folder)),
+  };
+}
+
+async function findGraph(folder: string, named: string | undefined): Promise<string> {
+  const candidates = named ? [named] : ['model.onnx', join('onnx', 'model.onnx')];
+  for (const candidate of candidates) {
+    const file = resolve(folder, candidate);
+    const info = await stat(file).catch(() => undefined);
+    if (info?.isFile()) return file;
+  }
+  throw modelError(
+    folder,
+    named
+      ? `the graph ${named} is missing`
+      : `no model.onnx or onnx/model.onnx (${REQUIRED}; export one with optimum-cli export onnx)`,
+  );
+}
+
+/** `model_max_length` of a tokenizer without a limit is a huge sentinel: ignore it. */
+function positive(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value < 1e7
+    ? value
+    : undefined;
+}
+
+async function sentenceTransformersPooling(folder: string): Promise<PoolingName | undefined> {
+  const pooling = await readJsonObject(folder, join(folder, '1_Pooling', 'config.json'));
+  if (!pooling) return undefined;
+  if (pooling.pooling_mode_cls_token === true) return 'cls';
+  if (pooling.pooling_mode_lasttoken === true) return 'last_token';
+  if (pooling.pooling_mode_max_tokens === true) return 'max';
+  if (pooling.pooling_mode_mean_tokens === true) return 'mean';
+  return undefined;
+}
+
+/** sentence-transformers lists a `Normalize` module in modules.json when it normalises. */
+async function hasNormalizeModule(folder: string): Promise<boolean | undefined> {
+  const modules = await readJson(folder, join(folder, 'modules.json'));
+  if (!Array.isArray(modules)) return undefined;
+  return modules.some((module: unknown) => {
+    const type = (module as { type?: unknown } | null)?.type;
+    return typeof type === 'string' && type.endsWith('.Normalize');
+  });
+}

@@ -1,0 +1,64 @@
+/**
+ * The `CrossEncoderReranker` config (docs/models.md). `model_name_or_path` is RoutIR's name
+ * (Qwen3Reranker, MT5Reranker) for `model_path`, accepted as an alias.
+ */
+import { parseEngineConfig } from 'irserve/plugin';
+import { z } from 'zod';
+import { sessionOptionsSchema } from '../runtime/session-options.js';
+
+/** Qwen3-Reranker's prompt: the answer is the next token, "yes" or "no". */
+export const QWEN3_RERANKER_TEMPLATE =
+  '<|im_start|>system\nJudge whether the Document meets the requirements based on the Query and the Instruct provided. Note that the answer can only be "yes" or "no".<|im_end|>\n<|im_start|>user\n<Instruct>: {instruction}\n<Query>: {query}\n<Document>: {passage}<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n';
+
+export const QWEN3_RERANKER_INSTRUCTION =
+  'Given a web search query, retrieve relevant passages that answer the query';
+
+export const crossEncoderConfigSchema = z
+  .strictObject({
+    /** The model folder (model.onnx + tokenizer.json); relative to the config file. */
+    model_path: z.string().min(1).optional(),
+    /** RoutIR's name for `model_path`. */
+    model_name_or_path: z.string().min(1).optional(),
+    /**
+     * `classifier`: a sequence-classification head (`logits [batch, labels]`);
+     * `yes_no`: an LLM's next-token logits (`[batch, seq, vocab]`), score p(yes);
+     * `auto` (default): by the rank of the output.
+     */
+    mode: z.enum(['auto', 'classifier', 'yes_no']).default('auto'),
+    /** The graph output (default: `logits`, else the first). */
+    output: z.string().min(1).optional(),
+    /** Most tokens per (query, passage); passages are cut, never rejected. Default: the folder's, else 512. */
+    max_length: z.number().int().min(8).max(1_000_000).optional(),
+    /** Pairs per `session.run`; larger batches are split. */
+    batch_size: z.number().int().min(1).max(4096).default(32),
+    /** `classifier`: applied to the logit (`softmax` over the labels for 2+ labels). */
+    activation: z.enum(['none', 'sigmoid', 'softmax']).default('none'),
+    /** `classifier`: which logit is the score (default: the last, i.e. "relevant" of 2 labels). */
+    label: z.number().int().min(0).max(1000).optional(),
+    /** `yes_no`: the prompt; `{query}`, `{passage}` (exactly once) and `{instruction}`. */
+    template: z.string().includes('{passage}').default(QWEN3_RERANKER_TEMPLATE),
+    instruction: z.string().default(QWEN3_RERANKER_INSTRUCTION),
+    yes_token: z.string().min(1).default('yes'),
+    no_token: z.string().min(1).default('no'),
+    ...sessionOptionsSchema.shape,
+  })
+  .superRefine((config, issue) => {
+    if ((config.model_path === undefined) === (config.model_name_or_path === undefined))
+      issue.addIssue({
+        code: 'custom',
+        path: ['model_path'],
+        message: 'give the model folder as model_path (or its alias model_name_or_path), once',
+      });
+  });
+
+export type CrossEncoderConfig = z.output<typeof crossEncoderConfigSchema>;
+
+/**
+ * Validates a service's `config`; throws ERR_CONFIG listing every problem.
+ *
+ * @example
+ * parseCrossEncoderConfig({ model_path: 'models/ms-marco-MiniLM-L6' }).batch_size // 32
+ */
+export function parseCrossEncoderConfig(input: unknown): CrossEncoderConfig {
+  return parseEngineConfig(crossEncoderConfigSchema, input);
+}

@@ -1,0 +1,111 @@
+/**
+ * One ONNX Runtime session over a model graph, with irserve's feeds and typed outputs. Sessions
+ * are usually taken from a SessionPool, which shares one per graph and options.
+ */
+import ort from 'onnxruntime-node';
+import type { InferenceSession, Tensor } from 'onnxruntime-node';
+import { engineError, modelError } from '../errors.js';
+import type { EncodedBatch } from '../tokenizer/encoded-batch.js';
+import { feedsFor, unknownInputs } from './feeds.js';
+import type { SessionOptions } from './session-options.js';
+import { toFloatTensor, type FloatTensor } from './tensors.js';
+
+export class ModelSession {
+  readonly modelFile: string;
+  readonly #session: InferenceSession;
+
+  private constructor(modelFile: string, session: InferenceSession) {
+    this.modelFile = modelFile;
+    this.#session = session;
+  }
+
+  /**
+   * Loads `modelFile` and checks that irserve can fill its inputs.
+   *
+   * @example
+   * const session = await ModelSession.create('/models/minilm/model.onnx', sessionOptions());
+   */
+  static async create(modelFile: string, options: SessionOptions): Promise<ModelSession> {
+    let session: InferenceSession;
+    try {
+      session = await ort.InferenceSession.create(modelFile, {
+        executionProviders: options.execution_providers,
+        ...(options.intra_op_threads > 0 ? { intraOpNumThreads: options.intra_op_threads } : {}),
+        ...(options.inter_op_threads > 0 ? { interOpNumThreads: options.inter_op_threads } : {}),
+        graphOptimizationLevel: options.graph_optimization,
+        logSeverityLevel: 3,
+      });
+    } catch (error) {
+      throw modelError(
+        modelFile,
+        `ONNX Runtime cannot load the graph: ${(error as Error).message}`,
+      );
+    }
+    const unknown = unknownInputs(session.inputNames);
+    if (unknown.length > 0) {
+      await session.release();
+      throw modelError(
+        modelFile,
+        `the graph wants inputs irserve cannot fill: ${unknown.join(', ')} (it fills input_ids, attention_mask, token_type_ids, position_ids; export without past key values)`,
+      );
+    }
+    return new ModelSession(modelFile, session);
+  }
+
+  get inputNames(): readonly string[] {
+    return this.#session.inputNames;
+  }
+
+  get outputNames(): readonly string[] {
+    return this.#session.outputNames;
+  }
+
+  /** Declared shape of an output (symbolic dimensions as strings), or undefined. */
+  outputShape(name: string): readonly (number | string)[] | undefined {
+    const meta = this.#session.outputMetadata.find((m) => m.name === name);
+    return meta?.isTensor ? meta.shape : undefined;
+  }
+
+  /**
+   * Runs the graph on an encoded batch; returns the named outputs (all, or `outputs`) as raw
+   * ONNX Runtime tensors. A failure is an ERR_ENGINE for this batch.
+   *
+   * @example
+   * const { logits } = await session.runRaw(batch, ['logits']);
+   */
+  async runRaw(batch: EncodedBatch, outputs?: readonly string[]): Promise<Record<string, Tensor>> {
+    const feeds = feedsFor(this.#session.inputMetadata, batch);
+    try {
+      return outputs ? await this.#session.run(feeds, outputs) : await this.#session.run(feeds);
+    } catch (error) {
+      throw engineError(
+        `the model ${this.modelFile} failed to run: ${(error as Error).message}`,
+        error,
+      );
+    } finally {
+      for (const tensor of Object.values(feeds)) tensor.dispose();
+    }
+  }
+
+  /**
+   * Runs the graph and returns the named float outputs as Float32Array tensors.
+   *
+   * @example
+   * const { last_hidden_state } = await session.run(batch, ['last_hidden_state']);
+   */
+  async run(batch: EncodedBatch, outputs: readonly string[]): Promise<Record<string, FloatTensor>> {
+    const raw = await this.runRaw(batch, outputs);
+    const result: Record<string, FloatTensor> = {};
+    for (const name of outputs) {
+      const tensor = raw[name];
+      if (!tensor) throw engineError(`the model ${this.modelFile} returned no output ${name}`);
+      result[name] = toFloatTensor(tensor);
+    }
+    return result;
+  }
+
+  /** Frees the native session; later runs fail. */
+  async release(): Promise<void> {
+    await this.#session.release();
+  }
+}

@@ -1,0 +1,39 @@
+/** How an ONNX Runtime session is created: execution providers and threads. */
+import { z } from 'zod';
+
+export const sessionOptionsSchema = z.strictObject({
+  /**
+   * Execution providers in order of preference (default `["cpu"]`). The gpu extra adds
+   * `cuda`, `tensorrt`, ...; ONNX Runtime falls back along the list.
+   */
+  execution_providers: z.array(z.string().min(1)).min(1).max(8).default(['cpu']),
+  /** Threads one `session.run` may use; 0: ONNX Runtime's default (the physical cores). */
+  intra_op_threads: z.number().int().min(0).max(1024).default(0),
+  /** Threads across independent graph nodes; 0: ONNX Runtime's default. */
+  inter_op_threads: z.number().int().min(0).max(1024).default(0),
+  /** Graph optimisations applied at load (default `all`). */
+  graph_optimization: z.enum(['disabled', 'basic', 'extended', 'all']).default('all'),
+});
+
+/** Session options in config form (`intra_op_threads`, ...), defaults applied. */
+export type SessionOptions = z.output<typeof sessionOptionsSchema>;
+
+/**
+ * Defaults for every field not given.
+ *
+ * @example
+ * sessionOptions({ intra_op_threads: 2 }).execution_providers // ['cpu']
+ */
+export function sessionOptions(input: z.input<typeof sessionOptionsSchema> = {}): SessionOptions {
+  return sessionOptionsSchema.parse(input);
+}
+
+/** A stable key: the same options give the same key whatever their order. */
+export function sessionOptionsKey(options: SessionOptions): string {
+  return JSON.stringify([
+    options.execution_providers,
+    options.intra_op_threads,
+    options.inter_op_threads,
+    options.graph_optimization,
+  ]);
+}
