@@ -32,6 +32,8 @@ export const plaidxConfigSchema = z.strictObject({
   index_path: z.string().min(1).optional(),
   /** A local ONNX ColBERT export (folder with model.onnx, tokenizer.json, onnx_config.json). */
   checkpoint: z.string().min(1).optional(),
+  /** Threads of the ONNX session (`checkpoint`); 0: ONNX Runtime's default. */
+  intra_op_threads: z.number().int().min(0).max(1024).default(0),
   /** Base URL of an HTTP token encoder speaking TEI's `POST /embed_all`. */
   encoder_url: z.url({ protocol: /^https?$/ }).optional(),
   /** Bearer key of the HTTP encoder; default: the `api_key_env` variable. */

@@ -6,6 +6,8 @@
 import { ApiHttpClient } from 'irserve';
 import type { EngineContext } from 'irserve/plugin';
 import type { TokenMatrix } from '../search/query.js';
+import type { PassageWindow, TokenEncoder } from './token-encoder.js';
+import { textWindows } from './windows.js';
 
 export interface HttpEncoderOptions {
   url: string;
@@ -14,17 +16,25 @@ export interface HttpEncoderOptions {
   retries: number;
   normalize: boolean;
   service: string;
+  queryPrompt: string;
+  passagePrompt: string;
+  queryBatchSize: number;
+  passageBatchSize: number;
+  windowSize: number;
+  windowStride: number;
   logger?: EngineContext['logger'] | undefined;
 }
 
 const PATH = '/embed_all';
 
-export class HttpTokenEncoder {
+export class HttpTokenEncoder implements TokenEncoder {
   readonly #http: ApiHttpClient;
   readonly #normalize: boolean;
+  readonly #options: HttpEncoderOptions;
 
   constructor(options: HttpEncoderOptions) {
     this.#normalize = options.normalize;
+    this.#options = options;
     this.#http = new ApiHttpClient({
       baseUrl: options.url,
       provider: 'ColBERT encoder (TEI /embed_all)',
@@ -34,6 +44,34 @@ export class HttpTokenEncoder {
       retries: options.retries,
       logger: options.logger,
     });
+  }
+
+  /** Queries through `query_prompt`, `inference_batch_size` per call. */
+  encodeQueries(texts: readonly string[]): Promise<TokenMatrix[]> {
+    const prompt = this.#options.queryPrompt;
+    return this.encode(
+      texts.map((text) => prompt.split('{query}').join(text)),
+      this.#options.queryBatchSize,
+    );
+  }
+
+  /**
+   * Passages in windows of `sliding_window_size` words, `sliding_window_stride` apart (no
+   * tokenizer here), each through `passage_prompt`.
+   */
+  async encodePassages(texts: readonly string[]): Promise<PassageWindow[]> {
+    const { windowSize, windowStride, passagePrompt } = this.#options;
+    const owners: number[] = [];
+    const windows: string[] = [];
+    texts.forEach((text, passage) => {
+      if (text.trim() === '') return;
+      for (const window of textWindows(text, windowSize, windowStride)) {
+        windows.push(passagePrompt.split('{passage}').join(window));
+        owners.push(passage);
+      }
+    });
+    const matrices = await this.encode(windows, this.#options.passageBatchSize);
+    return matrices.map((matrix, i) => ({ passage: owners[i]!, matrix }));
   }
 
   /**

@@ -29,6 +29,8 @@ import {
   type PlaidxConfig,
 } from './config.js';
 import { HttpTokenEncoder } from './http-encoder.js';
+import { onnxColbertEncoder } from './onnx-encoder.js';
+import type { TokenEncoder } from './token-encoder.js';
 import { maxP } from './maxp.js';
 import { readPassageMapping } from './passage-mapping.js';
 import { tokenRows } from './request-vectors.js';
@@ -54,16 +56,16 @@ export class PLAIDX extends BaseEngine {
   /** The zod schema of `config` (for the config file's JSON Schema). */
   static readonly configSchema = plaidxConfigSchema;
   readonly settings: PlaidxConfig;
-  readonly #encoder: HttpTokenEncoder | undefined;
+  #encoder: TokenEncoder | undefined;
   #ready: Promise<Ready> | undefined;
 
   constructor(init: EngineInit) {
     super(init);
     this.settings = parsePlaidxConfig(init.config);
-    if (this.settings.checkpoint !== undefined)
+    if (this.settings.checkpoint !== undefined && this.settings.encoder_url !== undefined)
       throw new IrserveError(
         'ERR_CONFIG',
-        `config.checkpoint: the in-process ONNX ColBERT encoder is not yet supported in this build; use encoder_url (an HTTP encoder) or send query_vectors with each request`,
+        'config.checkpoint and config.encoder_url: set one encoder, not both',
       );
     if (this.settings.sliding_window_stride > this.settings.sliding_window_size)
       throw new IrserveError(
@@ -82,6 +84,12 @@ export class PLAIDX extends BaseEngine {
             normalize: this.settings.normalize,
             service: this.name,
             logger: this.context.logger,
+            queryPrompt: this.settings.query_prompt,
+            passagePrompt: this.settings.passage_prompt,
+            queryBatchSize: this.settings.inference_batch_size,
+            passageBatchSize: this.settings.passage_batch_size,
+            windowSize: this.settings.sliding_window_size,
+            windowStride: this.settings.sliding_window_stride,
           });
   }
 
@@ -104,8 +112,11 @@ export class PLAIDX extends BaseEngine {
   }
 
   async close(): Promise<void> {
+    const ready = this.#ready;
     this.#ready = undefined;
+    await ready?.catch(() => undefined);
     await this.#encoder?.close();
+    this.#encoder = undefined;
   }
 
   #open(): Promise<Ready> {
@@ -114,6 +125,18 @@ export class PLAIDX extends BaseEngine {
   }
 
   async #load(): Promise<Ready> {
+    const { checkpoint } = this.settings;
+    if (checkpoint !== undefined && !this.#encoder)
+      this.#encoder = await onnxColbertEncoder(
+        {
+          checkpoint,
+          batchSize: this.settings.inference_batch_size,
+          windowSize: this.settings.sliding_window_size,
+          windowStride: this.settings.sliding_window_stride,
+          threads: this.settings.intra_op_threads,
+        },
+        this.context,
+      );
     if (this.settings.index_path === undefined)
       return { index: undefined, docOf: undefined, subsets: undefined, masks: new Map() };
     const dir = resolve(this.context.configDir, this.settings.index_path);
@@ -218,24 +241,23 @@ export class PLAIDX extends BaseEngine {
       const query = requests[i]!.query;
       if (typeof query !== 'string' || query.trim() === '')
         throw badRequest('query: must be a non-empty string (or send query_vectors)');
-      return this.settings.query_prompt.split('{query}').join(query);
+      return query;
     });
-    const encoded = await this.#encode(texts, this.settings.inference_batch_size, dim);
+    const encoded = this.#checked(await this.#requireEncoder().encodeQueries(texts), dim);
     missing.forEach((i, j) => (out[i] = encoded[j]!));
     return out as TokenMatrix[];
   }
 
-  /** Encodes through the HTTP encoder; the vectors must match the index's dimension. */
-  async #encode(
-    texts: string[],
-    batchSize: number,
-    dim: number | undefined,
-  ): Promise<TokenMatrix[]> {
+  #requireEncoder(): TokenEncoder {
     if (!this.#encoder)
       throw badRequest(
-        `query_vectors: required, because service "${this.name}" has no encoder (configure encoder_url)`,
+        `query_vectors: required, because service "${this.name}" has no encoder (configure encoder_url or checkpoint)`,
       );
-    const matrices = await this.#encoder.encode(texts, batchSize);
+    return this.#encoder;
+  }
+
+  /** The encoder's vectors must match the index's dimension. */
+  #checked(matrices: TokenMatrix[], dim: number | undefined): TokenMatrix[] {
     const wrong = matrices.find((m) => dim !== undefined && m.dim !== dim);
     if (wrong)
       throw new IrserveError(
@@ -250,10 +272,13 @@ export class PLAIDX extends BaseEngine {
     const ready = await this.#open();
     const dim = ready.index?.dim;
     const queries = await this.#queries(requests, dim);
-    return scorePassages(requests, queries, {
-      settings: this.settings,
-      encode: (texts) =>
-        this.#encode(texts, this.settings.passage_batch_size, dim ?? queries[0]?.dim),
+    return scorePassages(requests, queries, async (texts) => {
+      const windows = await this.#requireEncoder().encodePassages(texts);
+      this.#checked(
+        windows.map((w) => w.matrix),
+        dim ?? queries[0]?.dim,
+      );
+      return windows;
     });
   }
 }

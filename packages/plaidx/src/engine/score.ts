@@ -1,21 +1,16 @@
 /**
- * The score role: exact MaxSim of each query against its passages, text passages encoded in
- * RoutIR's sliding windows (best window wins), pre-encoded `passage_vectors` scored whole.
+ * The score role: exact MaxSim of each query against its passages; text passages go through
+ * the encoder in windows (the best window wins, as RoutIR), pre-encoded `passage_vectors` are
+ * scored whole.
  */
 import { badRequest, type ScoreRequest } from 'irserve/plugin';
 import { maxSim } from '../search/maxsim.js';
 import type { TokenMatrix } from '../search/query.js';
-import type { PlaidxConfig } from './config.js';
 import { passageRows } from './request-vectors.js';
-import { textWindows } from './windows.js';
+import type { PassageWindow } from './token-encoder.js';
 
-export interface ScoreContext {
-  settings: PlaidxConfig;
-  encode: (texts: string[]) => Promise<TokenMatrix[]>;
-}
-
-/** Window texts of every text passage of the batch, with the passage each belongs to. */
-function windowsOf(requests: readonly ScoreRequest[], settings: PlaidxConfig) {
+/** Text passages of the batch that need encoding, with the (request, passage) each is. */
+function textPassages(requests: readonly ScoreRequest[]) {
   const texts: string[] = [];
   const owner: [number, number][] = [];
   requests.forEach((request, r) => {
@@ -24,15 +19,8 @@ function windowsOf(requests: readonly ScoreRequest[], settings: PlaidxConfig) {
     request.passages.forEach((passage, p) => {
       if (typeof passage !== 'string')
         throw badRequest(`passages[${p}]: PLAIDX scores text passages`);
-      if (passage.trim() === '') return;
-      for (const window of textWindows(
-        passage,
-        settings.sliding_window_size,
-        settings.sliding_window_stride,
-      )) {
-        texts.push(settings.passage_prompt.split('{passage}').join(window));
-        owner.push([r, p]);
-      }
+      texts.push(passage);
+      owner.push([r, p]);
     });
   });
   return { texts, owner };
@@ -41,36 +29,34 @@ function windowsOf(requests: readonly ScoreRequest[], settings: PlaidxConfig) {
 /**
  * Scores a batch; empty passages score 0 (no token to match).
  *
- * @example await scorePassages([{ query: 'q', passages: ['a b'] }], [query], context) // [[7.1]]
+ * @example await scorePassages([{ query: 'q', passages: ['a b'] }], [query], encodePassages) // [[7.1]]
  */
 export async function scorePassages(
   requests: readonly ScoreRequest[],
   queries: readonly TokenMatrix[],
-  context: ScoreContext,
+  encodePassages: (texts: string[]) => Promise<PassageWindow[]>,
 ): Promise<number[][]> {
-  const results = requests.map((request) => {
-    const count = Array.isArray(request.passages) ? request.passages.length : 0;
-    return new Array<number>(count).fill(0);
-  });
+  const results = requests.map((request) =>
+    new Array<number>(Array.isArray(request.passages) ? request.passages.length : 0).fill(0),
+  );
   requests.forEach((request, r) => {
     if (request.passage_vectors === undefined) return;
     const query = queries[r]!;
-    const limits = { dim: query.dim, maxRows: 100_000 };
-    passageRows(request.passage_vectors, results[r]!.length, limits).forEach((passage, p) => {
+    passageRows(request.passage_vectors, results[r]!.length, {
+      dim: query.dim,
+      maxRows: 100_000,
+    }).forEach((passage, p) => {
       results[r]![p] = maxSim(query, passage.vectors, 0, passage.length);
     });
   });
-  const { texts, owner } = windowsOf(requests, context.settings);
+  const { texts, owner } = textPassages(requests);
   if (texts.length === 0) return results;
-  const seen = requests.map((r) =>
-    new Array<boolean>(Array.isArray(r.passages) ? r.passages.length : 0).fill(false),
-  );
-  const encoded = await context.encode(texts);
-  encoded.forEach((window, w) => {
-    const [r, p] = owner[w]!;
-    const score = maxSim(queries[r]!, window.vectors, 0, window.length);
-    results[r]![p] = seen[r]![p] ? Math.max(results[r]![p]!, score) : score;
-    seen[r]![p] = true;
-  });
+  const seen = new Set<number>();
+  for (const window of await encodePassages(texts)) {
+    const [r, p] = owner[window.passage]!;
+    const score = maxSim(queries[r]!, window.matrix.vectors, 0, window.matrix.length);
+    results[r]![p] = seen.has(window.passage) ? Math.max(results[r]![p]!, score) : score;
+    seen.add(window.passage);
+  }
   return results;
 }

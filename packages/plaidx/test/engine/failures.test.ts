@@ -72,7 +72,7 @@ describe('PLAIDX failures', () => {
   it.each([
     [
       { checkpoint: 'models/colbert-onnx' },
-      /config\.checkpoint: the in-process ONNX ColBERT encoder is not yet supported/,
+      /config\.checkpoint and config\.encoder_url: set one encoder/,
     ],
     [{ use_gpu: true }, /config\.use_gpu/],
     [{ encoder_url: 'ftp://x' }, /config\.encoder_url/],
