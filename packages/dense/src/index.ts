@@ -13,3 +13,24 @@ export {
   type SentenceTransformerConfig,
 } from './engine/sentence-transformer.js';
 export { engines } from './engines.js';
+// Shared with @irserve/plaidx, which reads PyTorch pickles and `.npy` files and clusters
+// token embeddings with the same code.
+export {
+  FormatError,
+  readNpy,
+  readNpz,
+  readPickle,
+  writeNpy,
+  type NpyArray,
+  type PickleValue,
+} from './formats/index.js';
+export { parseNpyPreamble, npyPreamble } from './formats/npy.js';
+export { PickleCursor } from './formats/pickle-cursor.js';
+export { readWhole, writeChunks } from './formats/io.js';
+export { decodeFloat16 } from './formats/float16.js';
+export { parseDescr } from './formats/dtype.js';
+export { kmeans, assign } from './vector-index/kmeans.js';
+export type { KmeansOptions } from './vector-index/kmeans.js';
+export { dot } from './vector-index/kernels.js';
+export { seededRandom, samplePositions, gatherRows } from './vector-index/random.js';
+export { sha256File, combinedChecksum } from './vector-index/manifest.js';

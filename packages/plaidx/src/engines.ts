@@ -3,5 +3,6 @@
  * through the `irserve.engines` field of the package's package.json.
  */
 import type { EngineClass } from 'irserve/plugin';
+import { PLAIDX } from './engine/plaidx.js';
 
-export const engines: EngineClass[] = [];
+export const engines: EngineClass[] = [PLAIDX];

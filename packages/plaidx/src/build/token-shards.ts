@@ -1,0 +1,126 @@
+/**
+ * Token-embedding shards, the builder's input: one `.npz` (`np.savez(features=, doclens=,
+ * ids=)`) or pickled-dict `.npy` (`np.save(path, {...})`) per file, with `features` holding
+ * one row per token, `doclens` the token count of each passage, and `ids` one id per passage.
+ */
+import { extname } from 'node:path';
+import { FormatError, readNpy, readNpz, type NpyArray, type PickleValue } from '@irserve/dense';
+
+export interface TokenShard {
+  /** `doclens` summed x `dim` floats. */
+  features: Float32Array;
+  dim: number;
+  doclens: Int32Array;
+  ids: string[];
+}
+
+/** Where the builder gets its shards: a count and a loader, so shards are read one at a time. */
+export interface ShardSource {
+  readonly count: number;
+  load(index: number): Promise<TokenShard>;
+  /** Names the shard in errors and progress. */
+  label(index: number): string;
+}
+
+function isArray(value: PickleValue | undefined): value is NpyArray {
+  return typeof value === 'object' && value !== null && 'kind' in value && value.kind !== 'tuple';
+}
+
+function toIds(value: PickleValue | undefined, file: string): string[] {
+  const items: readonly unknown[] | undefined = Array.isArray(value)
+    ? value
+    : isArray(value) && value.shape.length === 1 && value.kind !== 'float'
+      ? Array.from(value.data as ArrayLike<unknown>)
+      : undefined;
+  if (!items)
+    throw new FormatError(file, '"ids" must be a list or a 1-D array of strings or integers');
+  const utf8 = new TextDecoder();
+  return items.map((id, i) => {
+    const text =
+      typeof id === 'string'
+        ? id
+        : typeof id === 'number' || typeof id === 'bigint'
+          ? String(id)
+          : id instanceof Uint8Array
+            ? utf8.decode(id)
+            : undefined;
+    if (text === undefined) throw new FormatError(file, `id ${i} is not a string or an integer`);
+    // mapping.tsv holds one id per line after a tab.
+    if (text === '' || /[\t\n\r]/.test(text))
+      throw new FormatError(
+        file,
+        `id ${i} (${JSON.stringify(text)}) is empty or holds a tab or newline`,
+      );
+    return text;
+  });
+}
+
+/** Checks and converts the three arrays of one shard. */
+export function tokenShard(
+  features: PickleValue | undefined,
+  doclens: PickleValue | undefined,
+  ids: PickleValue | undefined,
+  file: string,
+): TokenShard {
+  if (features === undefined || doclens === undefined || ids === undefined)
+    throw new FormatError(file, 'a token shard needs the arrays "features", "doclens" and "ids"');
+  if (!isArray(features) || features.kind !== 'float' || features.shape.length !== 2)
+    throw new FormatError(file, '"features" must be a 2-D float array (tokens x dim)');
+  if (!isArray(doclens) || doclens.kind !== 'int' || doclens.shape.length !== 1)
+    throw new FormatError(file, '"doclens" must be a 1-D integer array (tokens per passage)');
+  const [rows = 0, dim = 0] = features.shape;
+  const lengths = Int32Array.from(doclens.data);
+  let total = 0;
+  for (const n of lengths) {
+    if (n < 0) throw new FormatError(file, '"doclens" holds a negative length');
+    total += n;
+  }
+  if (total !== rows)
+    throw new FormatError(file, `"doclens" sums to ${total} but "features" has ${rows} rows`);
+  const idList = toIds(ids, file);
+  if (idList.length !== lengths.length)
+    throw new FormatError(file, `${lengths.length} passages in "doclens" but ${idList.length} ids`);
+  for (let i = 0; i < features.data.length; i++) {
+    if (!Number.isFinite(features.data[i]))
+      throw new FormatError(
+        file,
+        `"features" holds a non-finite value at token ${Math.floor(i / dim)}`,
+      );
+  }
+  return { features: features.data, dim, doclens: lengths, ids: idList };
+}
+
+/**
+ * Reads one shard file.
+ *
+ * @example const { doclens, ids } = await readTokenShard('emb/part-000.npz')
+ */
+export async function readTokenShard(path: string): Promise<TokenShard> {
+  const ext = extname(path).toLowerCase();
+  if (ext === '.npz') {
+    const arrays = await readNpz(path);
+    return tokenShard(arrays.get('features'), arrays.get('doclens'), arrays.get('ids'), path);
+  }
+  const array = await readNpy(path);
+  const dict = array.kind === 'object' && array.shape.length === 0 ? array.data[0] : undefined;
+  if (!(dict instanceof Map))
+    throw new FormatError(
+      path,
+      'expected a pickled dict (np.save of {"features", "doclens", "ids"}) or an .npz',
+    );
+  return tokenShard(dict.get('features'), dict.get('doclens'), dict.get('ids'), path);
+}
+
+/** A source over shard files. */
+export function fileShards(paths: readonly string[]): ShardSource {
+  return { count: paths.length, load: (i) => readTokenShard(paths[i]!), label: (i) => paths[i]! };
+}
+
+/** A source over shards already in memory (tests, benchmarks, embedding pipelines). */
+export function memoryShards(shards: readonly TokenShard[]): ShardSource {
+  return {
+    count: shards.length,
+    load: (i) => Promise.resolve(shards[i]!),
+    label: (i) => `shard ${i}`,
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * The index-wide files of a built index: centroids, buckets, average residual, the IVF,
+ * `metadata.json`, `plan.json`, `mapping.tsv`, and last the checksummed manifest.
+ */
+import { stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeNpy } from '@irserve/dense';
+import { writeManifest } from '../index/manifest.js';
+import type { EncodedCorpus } from './encode-shards.js';
+import { buildPidIvf } from './ivf-build.js';
+import { writeIntNpy } from './npy-write.js';
+import type { TrainedCodec } from './train-codec.js';
+
+/** Writes the files; resolves to the index's size in bytes. */
+export async function writeGlobals(
+  dir: string,
+  codec: TrainedCodec,
+  corpus: EncodedCorpus,
+  settings: { nbits: number; dim: number; kmeansIterations: number },
+): Promise<number> {
+  const { dim, nbits } = settings;
+  const partitions = codec.centroids.length / dim;
+  await writeNpy(join(dir, 'centroids.npy'), codec.centroids, [partitions, dim]);
+  await writeNpy(join(dir, 'bucket_cutoffs.npy'), codec.cutoffs, [codec.cutoffs.length]);
+  await writeNpy(join(dir, 'bucket_weights.npy'), codec.weights, [codec.weights.length]);
+  await writeNpy(join(dir, 'avg_residual.npy'), codec.avgResidual, [dim]);
+  const { ivf, lengths } = buildPidIvf(corpus.codes, corpus.doclens, partitions);
+  await writeIntNpy(join(dir, 'ivf.npy'), ivf, 'int64');
+  await writeIntNpy(join(dir, 'ivf_lengths.npy'), lengths, 'int32');
+  const embeddings = corpus.codes.length;
+  const passages = corpus.doclens.length;
+  const config = {
+    nbits,
+    dim,
+    kmeans_niters: settings.kmeansIterations,
+    built_by: 'irserve-build-plaid-index',
+  };
+  const avgDoclen = passages === 0 ? 0 : embeddings / passages;
+  const metadata = {
+    config,
+    num_chunks: corpus.chunks,
+    num_partitions: partitions,
+    num_embeddings: embeddings,
+    avg_doclen: avgDoclen,
+    nbits,
+    num_documents: passages,
+  };
+  await writeFile(join(dir, 'metadata.json'), JSON.stringify(metadata, null, 2) + '\n');
+  const plan = {
+    config,
+    num_chunks: corpus.chunks,
+    num_partitions: partitions,
+    num_embeddings_est: embeddings,
+    avg_doclen_est: avgDoclen,
+  };
+  await writeFile(join(dir, 'plan.json'), JSON.stringify(plan, null, 2) + '\n');
+  await writeFile(
+    join(dir, 'mapping.tsv'),
+    corpus.ids.map((id, pid) => `${pid}\t${id}\n`).join(''),
+  );
+  const names = [
+    ...corpus.files,
+    'centroids.npy',
+    'bucket_cutoffs.npy',
+    'bucket_weights.npy',
+    'avg_residual.npy',
+    'ivf.npy',
+    'ivf_lengths.npy',
+    'metadata.json',
+    'plan.json',
+    'mapping.tsv',
+  ];
+  await writeManifest(dir, names);
+  let bytes = 0;
+  for (const name of names) bytes += (await stat(join(dir, name))).size;
+  return bytes;
+}

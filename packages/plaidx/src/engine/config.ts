@@ -1,0 +1,85 @@
+/**
+ * The PLAIDX engine's `config` object (docs/plaidx.md). RoutIR's field names are kept
+ * (`index_path`, `checkpoint`, `inference_batch_size`, `passage_mapping`,
+ * `mapping_containing_passage_id`, `id_to_subset_mapping`, `sliding_window_size`,
+ * `sliding_window_stride`, `passage_batch_size`); the depth settings it hard-codes by k
+ * can be set here and per request.
+ */
+import { parseEngineConfig } from 'irserve/plugin';
+import { z } from 'zod';
+
+const depthFields = {
+  /** Centroids probed per query token; default by k (RoutIR: 1 up to k 10, else 2). */
+  ncells: z
+    .number()
+    .int()
+    .min(1)
+    .max(1 << 20)
+    .optional(),
+  /** Stage 2 prunes centroids scoring below this for every query token. */
+  centroid_score_threshold: z.number().finite().min(-1e6).max(1e6).optional(),
+  /** Candidates kept after stage 2 (a quarter are scored exactly); default by k. */
+  ndocs: z
+    .number()
+    .int()
+    .min(1)
+    .max(1 << 24)
+    .optional(),
+};
+
+export const plaidxConfigSchema = z.strictObject({
+  /** PLAID index directory (ColBERT `.pt` or `.npy` layout); without it the service only scores. */
+  index_path: z.string().min(1).optional(),
+  /** A local ONNX ColBERT export (folder with model.onnx, tokenizer.json, onnx_config.json). */
+  checkpoint: z.string().min(1).optional(),
+  /** Threads of the ONNX session (`checkpoint`); 0: ONNX Runtime's default. */
+  intra_op_threads: z.number().int().min(0).max(1024).default(0),
+  /** Base URL of an HTTP token encoder speaking TEI's `POST /embed_all`. */
+  encoder_url: z.url({ protocol: /^https?$/ }).optional(),
+  /** Bearer key of the HTTP encoder; default: the `api_key_env` variable. */
+  api_key: z.string().min(1).optional(),
+  api_key_env: z.string().min(1).default('PLAIDX_ENCODER_API_KEY'),
+  /** Text sent to the HTTP encoder for a query; `{query}` is replaced. */
+  query_prompt: z.string().includes('{query}').default('{query}'),
+  /** Text sent to the HTTP encoder for a passage; `{passage}` is replaced. */
+  passage_prompt: z.string().includes('{passage}').default('{passage}'),
+  /** L2-normalise every token vector the encoder returns (ColBERT's own output already is). */
+  normalize: z.boolean().default(true),
+  /** Queries per encoder call. */
+  inference_batch_size: z.number().int().min(1).max(4096).default(32),
+  /** Passages per encoder call when scoring. */
+  passage_batch_size: z.number().int().min(1).max(65_536).default(512),
+  /** Tokens per scoring window over a long passage, and the step between windows. */
+  sliding_window_size: z.number().int().min(1).max(100_000).default(180),
+  sliding_window_stride: z.number().int().min(1).max(100_000).default(90),
+  /** TSV `pid<TAB>passage_id`; default `passage_mapping.tsv` or `mapping.tsv` in the index. */
+  passage_mapping: z.string().min(1).optional(),
+  /** Passage ids end in `_<n>`: strip it to get the document id (MaxP over passages). */
+  mapping_containing_passage_id: z.boolean().default(true),
+  /** TSV, JSON or pickled dict (`.pkl`) of document id to subset label. */
+  id_to_subset_mapping: z.string().min(1).optional(),
+  /** Integer limits are multiplied by this to pick the depth and the passages kept (RoutIR: 1.5). */
+  k_scale: z.number().finite().min(1).max(100).default(1.5),
+  ...depthFields,
+  /** Longest query accepted, in token vectors (pre-encoded or from the encoder). */
+  max_query_tokens: z.number().int().min(1).max(4096).default(512),
+  /** Verify the sha256 manifest of indexes built by irserve when opening them. */
+  verify_checksums: z.boolean().default(true),
+  /** RoutIR's GPU switch; only `false` is accepted (irserve encodes on the CPU). */
+  use_gpu: z
+    .literal(false, { error: 'GPU inference is not supported by @irserve/plaidx; remove use_gpu' })
+    .optional(),
+  /** Deadline of one encoder call, in seconds, and retries after a 429, 5xx or broken connection. */
+  timeout: z.number().positive().max(3600).default(60),
+  retries: z.number().int().min(0).max(10).default(3),
+});
+
+export type PlaidxConfig = z.output<typeof plaidxConfigSchema>;
+
+/** Per-request depth overrides: the same three fields in the request body. */
+export const requestDepthSchema = z.object(depthFields);
+
+/** Validates a service's `config`; throws ERR_CONFIG listing every problem. */
+export function parsePlaidxConfig(input: unknown): PlaidxConfig {
+  return parseEngineConfig(plaidxConfigSchema, input);
+}

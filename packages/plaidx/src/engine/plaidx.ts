@@ -1,0 +1,296 @@
+/**
+ * The `PLAIDX` engine (search and score roles), RoutIR's flagship: PLAID search over a
+ * ColBERT / PLAID-X index with MaxP from passages to documents and subsets, and exact MaxSim
+ * scoring with sliding windows. Queries arrive as text (encoded by an HTTP ColBERT encoder)
+ * or as pre-encoded token vectors in `query_vectors`.
+ */
+import { access } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { FormatError } from '@irserve/dense';
+import {
+  BaseEngine,
+  IrserveError,
+  badRequest,
+  requestedSubset,
+  type EngineInit,
+  type ScoreRequest,
+  type Scores,
+  type SearchRequest,
+  type SubsetLabels,
+} from 'irserve/plugin';
+import { openPlaidIndex, type PlaidIndex } from '../index/plaid-index.js';
+import { resolveDepth, type SearchDepth } from '../search/depth.js';
+import { plaidSearch } from '../search/plaid-search.js';
+import type { TokenMatrix } from '../search/query.js';
+import {
+  parsePlaidxConfig,
+  plaidxConfigSchema,
+  requestDepthSchema,
+  type PlaidxConfig,
+} from './config.js';
+import { HttpTokenEncoder } from './http-encoder.js';
+import { onnxColbertEncoder } from './onnx-encoder.js';
+import type { TokenEncoder } from './token-encoder.js';
+import { maxP } from './maxp.js';
+import { readPassageMapping } from './passage-mapping.js';
+import { tokenRows } from './request-vectors.js';
+import { scorePassages } from './score.js';
+import { passageSubsets, subsetMask } from './subsets.js';
+
+interface Ready {
+  index: PlaidIndex | undefined;
+  /** Document id of each passage (MaxP), when a passage mapping exists. */
+  docOf: string[] | undefined;
+  subsets: SubsetLabels | undefined;
+  masks: Map<number, Uint8Array>;
+}
+
+interface Plan {
+  limit: number;
+  passages: number;
+  depth: SearchDepth;
+  mask: Uint8Array | undefined;
+}
+
+export class PLAIDX extends BaseEngine {
+  /** The zod schema of `config` (for the config file's JSON Schema). */
+  static readonly configSchema = plaidxConfigSchema;
+  readonly settings: PlaidxConfig;
+  #encoder: TokenEncoder | undefined;
+  #ready: Promise<Ready> | undefined;
+
+  constructor(init: EngineInit) {
+    super(init);
+    this.settings = parsePlaidxConfig(init.config);
+    if (this.settings.checkpoint !== undefined && this.settings.encoder_url !== undefined)
+      throw new IrserveError(
+        'ERR_CONFIG',
+        'config.checkpoint and config.encoder_url: set one encoder, not both',
+      );
+    if (this.settings.sliding_window_stride > this.settings.sliding_window_size)
+      throw new IrserveError(
+        'ERR_CONFIG',
+        'config.sliding_window_stride: must not exceed sliding_window_size (tokens would be skipped)',
+      );
+    const { encoder_url: url } = this.settings;
+    this.#encoder =
+      url === undefined
+        ? undefined
+        : new HttpTokenEncoder({
+            url,
+            apiKey: this.settings.api_key ?? process.env[this.settings.api_key_env],
+            timeoutMs: this.settings.timeout * 1000,
+            retries: this.settings.retries,
+            normalize: this.settings.normalize,
+            service: this.name,
+            logger: this.context.logger,
+            queryPrompt: this.settings.query_prompt,
+            passagePrompt: this.settings.passage_prompt,
+            queryBatchSize: this.settings.inference_batch_size,
+            passageBatchSize: this.settings.passage_batch_size,
+            windowSize: this.settings.sliding_window_size,
+            windowStride: this.settings.sliding_window_stride,
+          });
+  }
+
+  /** Opens the index, the passage mapping and the subsets before the server accepts requests. */
+  async start(): Promise<void> {
+    const { index, docOf } = await this.#open();
+    if (index)
+      this.context.logger.info(
+        {
+          service: this.name,
+          passages: index.numPassages,
+          tokens: index.numEmbeddings,
+          dim: index.dim,
+          nbits: index.nbits,
+          layout: index.layout,
+          maxp: docOf !== undefined,
+        },
+        'PLAID index opened',
+      );
+  }
+
+  async close(): Promise<void> {
+    const ready = this.#ready;
+    this.#ready = undefined;
+    await ready?.catch(() => undefined);
+    await this.#encoder?.close();
+    this.#encoder = undefined;
+  }
+
+  #open(): Promise<Ready> {
+    this.#ready ??= this.#load();
+    return this.#ready;
+  }
+
+  async #load(): Promise<Ready> {
+    const { checkpoint } = this.settings;
+    if (checkpoint !== undefined && !this.#encoder)
+      this.#encoder = await onnxColbertEncoder(
+        {
+          checkpoint,
+          batchSize: this.settings.inference_batch_size,
+          windowSize: this.settings.sliding_window_size,
+          windowStride: this.settings.sliding_window_stride,
+          threads: this.settings.intra_op_threads,
+        },
+        this.context,
+      );
+    if (this.settings.index_path === undefined)
+      return { index: undefined, docOf: undefined, subsets: undefined, masks: new Map() };
+    const dir = resolve(this.context.configDir, this.settings.index_path);
+    let index: PlaidIndex;
+    try {
+      index = await openPlaidIndex(dir, { verifyChecksums: this.settings.verify_checksums });
+    } catch (error) {
+      if (!(error instanceof FormatError)) throw error;
+      throw new IrserveError('ERR_CONFIG', `service "${this.name}": index_path: ${error.message}`, {
+        cause: error,
+      });
+    }
+    const mappingPath = await this.#mappingPath(dir);
+    const docOf =
+      mappingPath === undefined
+        ? undefined
+        : await readPassageMapping(
+            mappingPath,
+            index.numPassages,
+            this.settings.mapping_containing_passage_id,
+          );
+    const subsetFile = this.settings.id_to_subset_mapping;
+    const subsets =
+      subsetFile === undefined
+        ? undefined
+        : await passageSubsets(
+            resolve(this.context.configDir, subsetFile),
+            docOf ?? Array.from({ length: index.numPassages }, (_, p) => String(p)),
+          );
+    return { index, docOf, subsets, masks: new Map() };
+  }
+
+  /** RoutIR's lookup: the configured file, else `passage_mapping.tsv` or `mapping.tsv` in the index. */
+  async #mappingPath(dir: string): Promise<string | undefined> {
+    if (this.settings.passage_mapping !== undefined)
+      return resolve(this.context.configDir, this.settings.passage_mapping);
+    for (const name of ['passage_mapping.tsv', 'mapping.tsv']) {
+      const path = join(dir, name);
+      if (
+        await access(path).then(
+          () => true,
+          () => false,
+        )
+      )
+        return path;
+    }
+    return undefined;
+  }
+
+  async searchBatch(requests: SearchRequest[]): Promise<Scores[]> {
+    const ready = await this.#open();
+    const index = ready.index;
+    if (!index)
+      throw badRequest(`service "${this.name}" has no index_path: it can score but not search`);
+    const plans = requests.map((request) => this.#plan(request, ready));
+    const queries = await this.#queries(requests, index.dim);
+    return plans.map((plan, i) =>
+      maxP(
+        plaidSearch(index, queries[i]!, plan.depth, plan.passages, plan.mask),
+        ready.docOf,
+        plan.limit,
+      ),
+    );
+  }
+
+  #plan(request: SearchRequest, ready: Ready): Plan {
+    const { limit } = request;
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1)
+      throw badRequest('limit: must be a positive integer');
+    const overrides = requestDepthSchema.safeParse(request);
+    if (!overrides.success) {
+      const issue = overrides.error.issues[0]!;
+      throw badRequest(`${issue.path.join('.')}: ${issue.message}`);
+    }
+    // RoutIR scales the limit (by 1.5) to pick the depth and how many passages to keep.
+    const k = Math.max(limit, Math.floor(limit * this.settings.k_scale));
+    const depth = resolveDepth(k, configDepth(this.settings), stripUndefined(overrides.data));
+    const passages = ready.docOf ? Math.max(k, Math.floor(depth.ndocs / 4)) : limit;
+    const label = requestedSubset(this.name, ready.subsets, request.subset);
+    let mask: Uint8Array | undefined;
+    if (label !== undefined && ready.subsets) {
+      mask = ready.masks.get(label) ?? subsetMask(ready.subsets, label);
+      ready.masks.set(label, mask);
+    }
+    return { limit, passages, depth, mask };
+  }
+
+  /** Each request's query: its `query_vectors`, or its text through the encoder (one batch). */
+  async #queries(
+    requests: readonly (SearchRequest | ScoreRequest)[],
+    dim: number | undefined,
+  ): Promise<TokenMatrix[]> {
+    const limits = { dim, maxRows: this.settings.max_query_tokens };
+    const out: (TokenMatrix | undefined)[] = requests.map((r) =>
+      r.query_vectors === undefined
+        ? undefined
+        : tokenRows(r.query_vectors, 'query_vectors', limits),
+    );
+    const missing = out.flatMap((matrix, i) => (matrix ? [] : [i]));
+    if (missing.length === 0) return out as TokenMatrix[];
+    const texts = missing.map((i) => {
+      const query = requests[i]!.query;
+      if (typeof query !== 'string' || query.trim() === '')
+        throw badRequest('query: must be a non-empty string (or send query_vectors)');
+      return query;
+    });
+    const encoded = this.#checked(await this.#requireEncoder().encodeQueries(texts), dim);
+    missing.forEach((i, j) => (out[i] = encoded[j]!));
+    return out as TokenMatrix[];
+  }
+
+  #requireEncoder(): TokenEncoder {
+    if (!this.#encoder)
+      throw badRequest(
+        `query_vectors: required, because service "${this.name}" has no encoder (configure encoder_url or checkpoint)`,
+      );
+    return this.#encoder;
+  }
+
+  /** The encoder's vectors must match the index's dimension. */
+  #checked(matrices: TokenMatrix[], dim: number | undefined): TokenMatrix[] {
+    const wrong = matrices.find((m) => dim !== undefined && m.dim !== dim);
+    if (wrong)
+      throw new IrserveError(
+        'ERR_ENGINE',
+        `service "${this.name}": the encoder returned ${wrong.dim}-dimensional token vectors, but the index at ${this.settings.index_path} holds ${dim}-dimensional ones`,
+      );
+    return matrices;
+  }
+
+  /** Exact MaxSim of each query with its passages (text in windows, or `passage_vectors`). */
+  async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
+    const ready = await this.#open();
+    const dim = ready.index?.dim;
+    const queries = await this.#queries(requests, dim);
+    return scorePassages(requests, queries, async (texts) => {
+      const windows = await this.#requireEncoder().encodePassages(texts);
+      this.#checked(
+        windows.map((w) => w.matrix),
+        dim ?? queries[0]?.dim,
+      );
+      return windows;
+    });
+  }
+}
+
+function configDepth(settings: PlaidxConfig): Partial<SearchDepth> {
+  return stripUndefined({
+    ncells: settings.ncells,
+    centroid_score_threshold: settings.centroid_score_threshold,
+    ndocs: settings.ndocs,
+  });
+}
+
+function stripUndefined<T extends object>(value: T): Partial<SearchDepth> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+}

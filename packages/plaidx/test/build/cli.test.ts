@@ -1,0 +1,69 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main, parseCliArgs } from '../../src/build/cli.js';
+import { openPlaidIndex } from '../../src/index/plaid-index.js';
+import { readPassageMapping } from '../../src/engine/passage-mapping.js';
+import { FIXTURES } from '../helpers.js';
+
+function io() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    io: { out: (l: string) => out.push(l), err: (l: string) => err.push(l), interactive: false },
+  };
+}
+
+describe('irserve-build-plaid-index', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'plaid-cli-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('builds from numpy-written shards (.npz and a pickled-dict .npy with float16 features)', async () => {
+    const { out, err, io: cliIo } = io();
+    const code = await main(
+      [`${FIXTURES}shards`, join(dir, 'index'), '--nbits', '4', '--partitions', '8'],
+      cliIo,
+    );
+    expect(err.join('\n')).toMatch(/k-means \(8 centroids/);
+    expect(code).toBe(0);
+    expect(out[0]).toMatch(/built a PLAID index \(nbits 4, 8 centroids\) over 16 passages/);
+    const index = await openPlaidIndex(join(dir, 'index'));
+    expect(index.numPassages).toBe(16);
+    expect(index.dim).toBe(16);
+    const docs = await readPassageMapping(join(dir, 'index', 'mapping.tsv'), 16, true);
+    expect(docs.slice(0, 4)).toEqual(['doc0', 'doc0', 'doc1', 'doc1']);
+    expect(docs.at(-1)).toBe('doc7');
+  });
+
+  it.each([
+    [[], /expected <embeddings_dir> and <output_dir>, got 0/],
+    [['a', 'b', '--nbits', '3'], /--nbits must be 1, 2 or 4/],
+    [['a', 'b', '--partitions', 'lots'], /--partitions must be a non-negative integer/],
+    [['a', 'b', '--frobnicate'], /Unknown option/],
+  ])('exits 2 on bad usage %j', async (argv, message) => {
+    const { err, io: cliIo } = io();
+    expect(await main(argv, cliIo)).toBe(2);
+    expect(err[0]).toMatch(message);
+  });
+
+  it('exits 1 naming the problem: no shards, or more partitions than training tokens', async () => {
+    const empty = io();
+    expect(await main([dir, join(dir, 'x')], empty.io)).toBe(1);
+    expect(empty.err[0]).toMatch(/no \.npy or \.npz shards/);
+    const many = io();
+    expect(await main([`${FIXTURES}shards`, join(dir, 'y'), '--partitions', '5000'], many.io)).toBe(
+      1,
+    );
+    expect(many.err.at(-1)).toMatch(/--partitions 5000 needs at least as many training tokens/);
+  });
+
+  it('parses --help', () => {
+    expect(parseCliArgs(['--help'])).toBe('help');
+  });
+});
