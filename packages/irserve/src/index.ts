@@ -34,4 +34,3 @@ export {
   OpenAIEmbeddingsClient,
   type EmbeddingsClientOptions,
 } from './engines/apis/openai-embeddings.js';
-export { ApiHttpClient, type ApiHttpOptions } from './engines/apis/api-http.js';
