@@ -87,7 +87,13 @@ function describe(value: unknown): string {
 }
 
 /** Throws ERR_ENGINE when `value` is not a valid result of `role` for `request`. */
-function checkOne(role: Capability, service: string, request: unknown, value: unknown, index: number) {
+function checkOne(
+  role: Capability,
+  service: string,
+  request: unknown,
+  value: unknown,
+  index: number,
+) {
   switch (role) {
     case 'search':
     case 'fuse':
