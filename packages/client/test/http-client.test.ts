@@ -46,7 +46,11 @@ describe('HttpClient: every route', () => {
     expectTypeOf(result).toEqualTypeOf<SearchResponse>();
     expect(Object.keys(result.scores)).toHaveLength(3);
     expect(result).toMatchObject({ service: 'const', query: 'q', processed: true });
-    expect((await client.search({ service: 'const', query: 'q', limit: 3 })).cached).toBe(true);
+    // Every field the engine receives is in the cache key: the same request is a hit, one
+    // without the instruction is not.
+    const again = { service: 'const', query: 'q', limit: 3, instruction: 'x' };
+    expect((await client.search(again)).cached).toBe(true);
+    expect((await client.search({ service: 'const', query: 'q', limit: 3 })).cached).toBe(false);
   });
 
   it('score, fuse and decomposeQuery', async () => {

@@ -6,18 +6,54 @@ import { z } from 'zod';
 
 /** Pool, time limits and retries of the connection to a back-end. */
 export const connectionFields = {
-  /** Connections kept open to the back-end (per irserve replica). */
-  pool_size: z.number().int().min(1).max(1000).default(10),
-  /** Deadline of one back-end call, in seconds; past it the request fails with ERR_UPSTREAM_TIMEOUT. */
-  timeout: z.number().positive().max(3600).default(10),
-  /** Retries of a call that failed on a broken connection (never of a timeout or a bad query). */
-  retries: z.number().int().min(0).max(10).default(2),
-  /** Longest wait between two reconnection attempts while the back-end is down, in seconds. */
-  reconnect_max_wait: z.number().positive().max(3600).default(30),
-  /** Search `ceil(limit * k_scale)` candidates for kNN (filters and duplicates eat some). */
-  k_scale: z.number().finite().min(1).max(100).default(2),
-  /** Field, column or attribute holding each document's subset label (`subset` in requests). */
-  subset_field: z.string().min(1).optional(),
+  pool_size: z
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(10)
+    .describe('Connections kept open to the back-end (per irserve replica).'),
+  timeout: z
+    .number()
+    .positive()
+    .max(3600)
+    .default(10)
+    .describe(
+      'Deadline of one back-end call, in seconds; past it the request fails with ERR_UPSTREAM_TIMEOUT.',
+    ),
+  retries: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(2)
+    .describe(
+      'Retries of a call that failed on a broken connection (never of a timeout or a bad query).',
+    ),
+  reconnect_max_wait: z
+    .number()
+    .positive()
+    .max(3600)
+    .default(30)
+    .describe(
+      'Longest wait between two reconnection attempts while the back-end is down, in seconds.',
+    ),
+  k_scale: z
+    .number()
+    .finite()
+    .min(1)
+    .max(100)
+    .default(2)
+    .describe(
+      'Search `ceil(limit * k_scale)` candidates for kNN (filters and duplicates eat some).',
+    ),
+  subset_field: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Field, column or attribute holding each document's subset label (`subset` in requests).",
+    ),
 };
 
 /** An embedder service of this app (any engine with `embedBatch`), by name. */
@@ -29,11 +65,15 @@ export const embeddingServiceSchema = z.strictObject({
 
 /** Its own OpenAI-compatible embeddings API (TEI, vLLM, Ollama, OpenAI). */
 export const embeddingApiSchema = z.strictObject({
-  /** API base including the version: `http://gpu-1:8080/v1`. */
-  base_url: z.url({ protocol: /^https?$/ }),
+  base_url: z
+    .url({ protocol: /^https?$/ })
+    .describe('API base including the version: `http://gpu-1:8080/v1`.'),
   model: z.string().min(1),
-  /** Bearer key; default: the `api_key_env` variable. */
-  api_key: z.string().min(1).optional(),
+  api_key: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Bearer key; default: the `api_key_env` variable.'),
   api_key_env: z.string().min(1).default('OPENAI_API_KEY'),
   dimensions: z.number().int().min(1).max(65_536).optional(),
   query_prompt: z.string().includes('{query}').default('{query}'),

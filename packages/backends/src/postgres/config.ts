@@ -19,47 +19,96 @@ const tableName = z
 
 export const postgresConfigSchema = z
   .strictObject({
-    /** `postgres://user@host:5432/db?sslmode=require`; a password here is redacted in logs, but prefer `password_env`. */
     connection_string: z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
       .optional(),
-    host: z.string().min(1).optional(),
+    host: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        '`postgres://user@host:5432/db?sslmode=require`; a password here is redacted in logs, but prefer `password_env`.',
+      ),
     port: z.number().int().min(1).max(65_535).optional(),
     database: z.string().min(1).optional(),
     user: z.string().min(1).optional(),
-    /** Environment variable holding the password (default `PGPASSWORD`, libpq's). */
-    password_env: z.string().min(1).default('PGPASSWORD'),
+    password_env: z
+      .string()
+      .min(1)
+      .default('PGPASSWORD')
+      .describe("Environment variable holding the password (default `PGPASSWORD`, libpq's)."),
     ssl: z.boolean().optional(),
     table: tableName,
     id_column: identifier.default('id'),
-    /** `fulltext`: `ts_rank_cd` over a tsvector; `vector`: pgvector distance over an embedding column. */
-    mode: z.enum(['fulltext', 'vector']).default('fulltext'),
-    /** Text of each document: the collection view, the score role, and the tsvector when `tsvector_column` is absent. */
-    text_column: identifier.default('text'),
+    mode: z
+      .enum(['fulltext', 'vector'])
+      .default('fulltext')
+      .describe(
+        '`fulltext`: `ts_rank_cd` over a tsvector; `vector`: pgvector distance over an embedding column.',
+      ),
+    text_column: identifier
+      .default('text')
+      .describe(
+        'Text of each document: the collection view, the score role, and the tsvector when `tsvector_column` is absent.',
+      ),
     title_column: identifier.optional(),
-    /** A stored (and indexed) `tsvector` column; without it the text is parsed per query. */
-    tsvector_column: identifier.optional(),
-    /** Text search configuration (`english`, `simple`, ...). */
+    tsvector_column: identifier
+      .optional()
+      .describe(
+        'A stored (and indexed) `tsvector` column; without it the text is parsed per query.',
+      ),
     ts_config: z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_.]*$/)
       .default('english'),
     /** How the query becomes a tsquery: websearch (quotes, `or`, `-`), plain (all words), phrase. */
-    query_parser: z.enum(['websearch', 'plain', 'phrase']).default('websearch'),
-    /** `ts_rank_cd` normalization bit mask (0: none; 1: divide by 1 + log(length); ...). */
-    normalization: z.number().int().min(0).max(63).default(0),
+    query_parser: z
+      .enum(['websearch', 'plain', 'phrase'])
+      .default('websearch')
+      .describe('Text search configuration (`english`, `simple`, ...).'),
+    normalization: z
+      .number()
+      .int()
+      .min(0)
+      .max(63)
+      .default(0)
+      .describe(
+        '`ts_rank_cd` normalization bit mask (0: none; 1: divide by 1 + log(length); ...).',
+      ),
     vector_column: identifier.default('embedding'),
-    /** pgvector operator: `inner_product` (`<#>`), `cosine` (`<=>`), `l2` (`<->`). Scores are similarities (higher is better). */
-    distance: z.enum(['inner_product', 'cosine', 'l2']).default('inner_product'),
-    /** The query embedder for `vector` mode: an embedder service of this app or an embeddings API. */
-    embedding: embeddingSchema.optional(),
-    /** pgvector's `hnsw.ef_search` for this query (HNSW indexes). */
-    ef_search: z.number().int().min(1).max(1000).optional(),
-    /** pgvector's `ivfflat.probes` for this query (IVFFlat indexes). */
-    probes: z.number().int().min(1).max(100_000).optional(),
-    /** Serve the table as a collection of this name (content by id; rerank stages read it). */
-    collection: z.string().min(1).optional(),
+    distance: z
+      .enum(['inner_product', 'cosine', 'l2'])
+      .default('inner_product')
+      .describe(
+        'pgvector operator: `inner_product` (`<#>`), `cosine` (`<=>`), `l2` (`<->`). Scores are similarities (higher is better).',
+      ),
+    embedding: embeddingSchema
+      .optional()
+      .describe(
+        'The query embedder for `vector` mode: an embedder service of this app or an embeddings API.',
+      ),
+    ef_search: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe("pgvector's `hnsw.ef_search` for this query (HNSW indexes)."),
+    probes: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .optional()
+      .describe("pgvector's `ivfflat.probes` for this query (IVFFlat indexes)."),
+    collection: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Serve the table as a collection of this name (content by id; rerank stages read it).',
+      ),
     ...connectionFields,
   })
   .superRefine((config, ctx) => {

@@ -17,38 +17,72 @@ const plainField = z.string().regex(/^[A-Za-z0-9_@.-]+$/, 'must be a field name'
 
 export const clusterConfigSchema = z
   .strictObject({
-    /** One node or several (`https://es-1:9200`); the client balances over them and skips dead ones. */
-    node: z.union([
-      z.url({ protocol: /^https?$/ }),
-      z.array(z.url({ protocol: /^https?$/ })).min(1),
-    ]),
-    /** Index, alias, or comma-separated list / pattern of them. */
-    index: z.string().regex(/^[^\s"\\/?#]+$/, 'must be an index name, alias or pattern'),
+    node: z
+      .union([z.url({ protocol: /^https?$/ }), z.array(z.url({ protocol: /^https?$/ })).min(1)])
+      .describe(
+        'One node or several (`https://es-1:9200`); the client balances over them and skips dead ones.',
+      ),
+    index: z
+      .string()
+      .regex(/^[^\s"\\/?#]+$/, 'must be an index name, alias or pattern')
+      .describe('Index, alias, or comma-separated list / pattern of them.'),
     username: z.string().min(1).optional(),
-    /** Environment variable holding the password for `username`. */
-    password_env: z.string().min(1).optional(),
-    /** Environment variable holding an API key (Elasticsearch `ApiKey`, sent instead of a password). */
-    api_key_env: z.string().min(1).optional(),
-    /** Accept a self-signed certificate (test clusters only). */
-    tls_insecure: z.boolean().default(false),
+    password_env: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Environment variable holding the password for `username`.'),
+    api_key_env: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Environment variable holding an API key (Elasticsearch `ApiKey`, sent instead of a password).',
+      ),
+    tls_insecure: z
+      .boolean()
+      .default(false)
+      .describe('Accept a self-signed certificate (test clusters only).'),
     mode: z.enum(['bm25', 'knn']).default('bm25'),
-    /** `bm25`: fields matched; one field gives a `match` query, several a `multi_match` (`best_fields`). */
-    fields: z.array(field).min(1).default(['text']),
-    /** `or`: any query word matches (ranking by BM25); `and`: every word must match. */
-    operator: z.enum(['or', 'and']).default('or'),
-    /** `knn`: the vector field (`knn_vector` / `dense_vector`). */
-    vector_field: plainField.default('embedding'),
-    /** Elasticsearch `num_candidates` per shard; default: `k * 2`. */
-    num_candidates: z.number().int().min(1).max(10_000).optional(),
-    /** The similarity the vector field was mapped with, for the score role (same scores as search). */
-    similarity: z.enum(['cosine', 'inner_product', 'l2']).default('cosine'),
+    fields: z
+      .array(field)
+      .min(1)
+      .default(['text'])
+      .describe(
+        '`bm25`: fields matched; one field gives a `match` query, several a `multi_match` (`best_fields`).',
+      ),
+    operator: z
+      .enum(['or', 'and'])
+      .default('or')
+      .describe('`or`: any query word matches (ranking by BM25); `and`: every word must match.'),
+    vector_field: plainField
+      .default('embedding')
+      .describe('`knn`: the vector field (`knn_vector` / `dense_vector`).'),
+    num_candidates: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000)
+      .optional()
+      .describe('Elasticsearch `num_candidates` per shard; default: `k * 2`.'),
+    similarity: z
+      .enum(['cosine', 'inner_product', 'l2'])
+      .default('cosine')
+      .describe(
+        'The similarity the vector field was mapped with, for the score role (same scores as search).',
+      ),
     embedding: embeddingSchema.optional(),
-    /** Source field holding the irserve document id; default: the index's `_id`. */
-    id_field: plainField.optional(),
-    /** Serve the index as a collection of this name (content by id). */
-    collection: z.string().min(1).optional(),
-    /** Source field of the collection view's text; default: the first of `fields`. */
-    text_field: plainField.optional(),
+    id_field: plainField
+      .optional()
+      .describe("Source field holding the irserve document id; default: the index's `_id`."),
+    collection: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Serve the index as a collection of this name (content by id).'),
+    text_field: plainField
+      .optional()
+      .describe("Source field of the collection view's text; default: the first of `fields`."),
     title_field: plainField.optional(),
     ...connectionFields,
   })

@@ -13,31 +13,57 @@ const name = z
 export const manticoreConfigSchema = z
   .strictObject({
     host: z.string().min(1).default('127.0.0.1'),
-    /** SphinxQL port (`listen = 9306:mysql41`). */
-    port: z.number().int().min(1).max(65_535).default(9306),
+    port: z
+      .number()
+      .int()
+      .min(1)
+      .max(65_535)
+      .default(9306)
+      .describe('SphinxQL port (`listen = 9306:mysql41`).'),
     user: z.string().min(1).optional(),
-    /** Environment variable holding the password (Manticore with auth; Sphinx has none). */
-    password_env: z.string().min(1).optional(),
-    /** The index to search: a plain, real-time or distributed index. */
-    index: name,
-    /** String attribute holding each document's irserve id; default: the numeric document id. */
-    id_attribute: name.optional(),
-    /** Full-text fields to match (`@(title,content)`); default: every field. */
-    fields: z.array(name).min(1).optional(),
+    password_env: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Environment variable holding the password (Manticore with auth; Sphinx has none).',
+      ),
+    index: name.describe('The index to search: a plain, real-time or distributed index.'),
+    id_attribute: name
+      .optional()
+      .describe(
+        "String attribute holding each document's irserve id; default: the numeric document id.",
+      ),
+    fields: z
+      .array(name)
+      .min(1)
+      .optional()
+      .describe('Full-text fields to match (`@(title,content)`); default: every field.'),
     /**
      * `bm25`: Okapi BM25 with `k1` and `b` (`bm25a`, needs `index_field_lengths = 1`); `native`:
      * the server's default ranker (integer weights); `knn`: Manticore's `KNN()` over `vector_attribute`.
      */
     mode: z.enum(['bm25', 'native', 'knn']).default('bm25'),
-    /** `or`: documents matching any query word (BM25 retrieval, like Lucene); `and`: all words (Sphinx's default). */
-    operator: z.enum(['or', 'and']).default('or'),
+    operator: z
+      .enum(['or', 'and'])
+      .default('or')
+      .describe(
+        "`or`: documents matching any query word (BM25 retrieval, like Lucene); `and`: all words (Sphinx's default).",
+      ),
     k1: z.number().min(0).max(10).default(1.2),
     b: z.number().min(0).max(1).default(0.75),
-    /** Float vector attribute for `knn` mode (Manticore 6.2 or later). */
-    vector_attribute: name.optional(),
+    vector_attribute: name
+      .optional()
+      .describe('Float vector attribute for `knn` mode (Manticore 6.2 or later).'),
     embedding: embeddingSchema.optional(),
-    /** Server-side query time limit in ms (`OPTION max_query_time`); default: `timeout`. */
-    max_query_time: z.number().int().min(1).optional(),
+    max_query_time: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        'Server-side query time limit in ms (`OPTION max_query_time`); default: `timeout`.',
+      ),
     ...connectionFields,
   })
   .superRefine((config, ctx) => {

@@ -95,6 +95,7 @@ export interface DecomposeQueryRequest {
   service: string;
   query: string;
   limit?: number;
+  timeout?: number;
   [key: string]: unknown;
 }
 
@@ -125,14 +126,18 @@ export interface Error {
     | 'ERR_PIPELINE_SYNTAX'
     | 'ERR_PIPELINE_PLAN'
     | 'ERR_UNAUTHORIZED'
+    | 'ERR_FORBIDDEN'
     | 'ERR_NOT_FOUND'
     | 'ERR_METHOD_NOT_ALLOWED'
     | 'ERR_BODY_TOO_LARGE'
+    | 'ERR_HEADERS_TOO_LARGE'
     | 'ERR_UNSUPPORTED_MEDIA_TYPE'
+    | 'ERR_CLIENT_CLOSED'
     | 'ERR_OVERLOADED'
     | 'ERR_SHUTTING_DOWN'
     | 'ERR_UPSTREAM'
     | 'ERR_UPSTREAM_TIMEOUT'
+    | 'ERR_TIMEOUT'
     | 'ERR_ENGINE'
     | 'ERR_INTERNAL'
     | 'ERR_CONFIG';
@@ -145,6 +150,7 @@ export interface FuseRequest {
   scores: {
     [key: string]: number;
   }[];
+  timeout?: number;
   [key: string]: unknown;
 }
 
@@ -166,8 +172,12 @@ export interface FuseResponse {
 }
 
 export interface HealthResponse {
-  /** degraded while a cache store or an imported remote is unreachable */
+  /** degraded while a cache store, an imported remote or an engine's back-end is unreachable */
   status: 'ok' | 'degraded';
+  /** whether this replica should get traffic (the HTTP status is 503 when false) */
+  ready: boolean;
+  /** starting until collections and engines have started; draining once close began */
+  lifecycle: 'starting' | 'ready' | 'draining';
   cache_stores: {
     /** the store, password removed */
     url: string;
@@ -184,6 +194,12 @@ export interface HealthResponse {
     services: number;
     transport?: string;
     last_error?: string;
+    [key: string]: unknown;
+  }[];
+  /** engines over an external back-end (@irserve/backends), each with its state */
+  engines?: {
+    /** the back-end's state: up, down or connecting */
+    state: string;
     [key: string]: unknown;
   }[];
 }
@@ -203,6 +219,7 @@ export interface PipelineRequest {
   };
   explain?: boolean;
   limit?: number;
+  timeout?: number;
 }
 
 export interface PipelineResponse {
@@ -248,6 +265,8 @@ export interface PipelineResponse {
       /** wall time of the stage in milliseconds, content fetching included */
       ms: number;
     }[];
+    /** the request id (x-request-id), also in the log lines of this request */
+    request_id?: string;
   };
 }
 
@@ -255,6 +274,7 @@ export interface ScoreRequest {
   service: string;
   query: string;
   passages: (string | string[])[];
+  timeout?: number;
   [key: string]: unknown;
 }
 
@@ -282,6 +302,7 @@ export interface SearchRequest {
   query: string;
   limit?: number;
   subset?: string;
+  timeout?: number;
   [key: string]: unknown;
 }
 
@@ -304,6 +325,9 @@ export interface SearchResponse {
 
 /** Every operation of the API by operationId. */
 export interface Operations {
+  getMetrics: { method: 'GET'; path: '/metrics'; request: undefined; response: unknown };
+  getUi: { method: 'GET'; path: '/ui'; request: undefined; response: unknown };
+  getUiPath: { method: 'GET'; path: '/ui/{path}'; request: undefined; response: unknown };
   ping: { method: 'GET'; path: '/ping'; request: undefined; response: PingResponse };
   health: { method: 'GET'; path: '/health'; request: undefined; response: HealthResponse };
   avail: { method: 'GET'; path: '/avail'; request: undefined; response: AvailResponse };
@@ -331,5 +355,21 @@ export interface Operations {
     request: PipelineRequest;
     response: PipelineResponse;
   };
+  getMcp: { method: 'GET'; path: '/mcp'; request: undefined; response: unknown };
+  deleteMcp: { method: 'DELETE'; path: '/mcp'; request: unknown; response: unknown };
+  postMcp: { method: 'POST'; path: '/mcp'; request: unknown; response: unknown };
   openapi: { method: 'GET'; path: '/openapi.json'; request: undefined; response: unknown };
+  postV1Embeddings: { method: 'POST'; path: '/v1/embeddings'; request: unknown; response: unknown };
+  getV1Models: { method: 'GET'; path: '/v1/models'; request: undefined; response: unknown };
+  getV1ModelsPath: {
+    method: 'GET';
+    path: '/v1/models/{path}';
+    request: undefined;
+    response: unknown;
+  };
+  postV1Rerank: { method: 'POST'; path: '/v1/rerank'; request: unknown; response: unknown };
+  postV2Rerank: { method: 'POST'; path: '/v2/rerank'; request: unknown; response: unknown };
+  postEmbed: { method: 'POST'; path: '/embed'; request: unknown; response: unknown };
+  postEmbedSparse: { method: 'POST'; path: '/embed_sparse'; request: unknown; response: unknown };
+  postRerank: { method: 'POST'; path: '/rerank'; request: unknown; response: unknown };
 }

@@ -13,42 +13,113 @@ const API_ONLY = ['embedding_model_name', 'api_key', 'dimensions'] as const;
 
 export const denseConfigSchema = z
   .strictObject({
-    /** Index directory: one written by irserve-build-index, or `index.faiss` + `index.ids`. */
-    index_path: z.string().min(1),
-    /** OpenAI-compatible API base, including the version: `http://gpu-1:8000/v1`. */
-    embedding_base_url: z.url({ protocol: /^https?$/ }).optional(),
-    /** The API's model name (with `embedding_base_url`). */
-    embedding_model_name: z.string().min(1).optional(),
-    /** A local ONNX model folder instead of an API (needs @irserve/onnx installed). */
-    encoder: encoderConfigSchema.optional(),
-    /** Bearer key of the embeddings API; default: the `api_key_env` variable. */
-    api_key: z.string().min(1).optional(),
-    /** Environment variable holding the key when `api_key` is absent. */
-    api_key_env: z.string().min(1).default('OPENAI_API_KEY'),
-    /** Template of the text embedded for a query; `{query}` is replaced. */
-    query_prompt: z.string().includes('{query}').optional(),
-    /** Template of the text embedded for a passage by `score`; `{passage}` is replaced. */
-    passage_prompt: z.string().includes('{passage}').optional(),
-    /** Search `ceil(limit * k_scale)` candidates (subset filtering eats some), then cut to `limit`. */
-    k_scale: z.number().finite().min(1).max(100).default(2),
-    /** IVF indexes: inverted lists scanned per query. */
-    nprobe: z.number().int().min(1).max(1_000_000).optional(),
-    /** HNSW indexes: candidate list size while searching. */
-    ef_search: z.number().int().min(1).max(100_000).optional(),
-    /** Threads an index search may use (Flat, HNSW); 0: all cores. */
-    threads: z.number().int().min(0).max(1024).default(0),
-    /** `score`: inner product of the embeddings (`ip`, RoutIR's choice) or their cosine. */
-    score_metric: z.enum(['ip', 'cosine']).default('ip'),
-    /** L2-normalise query embeddings before searching (for APIs that return raw vectors). */
-    normalize_query: z.boolean().default(false),
-    /** Ask the API for vectors of this length (models with Matryoshka dimensions). */
-    dimensions: z.number().int().min(1).max(65_536).optional(),
-    /** TSV (`id<TAB>label`) or JSON (`{"id": "label"}`) file: a subset label per document. */
-    id_to_subset_mapping: z.string().min(1).optional(),
-    /** Deadline of one embeddings call, in seconds. */
-    timeout: z.number().positive().max(3600).default(60),
-    /** Retries of an embeddings call after a 429, a 5xx or a broken connection. */
-    retries: z.number().int().min(0).max(10).default(3),
+    index_path: z
+      .string()
+      .min(1)
+      .describe(
+        'Index directory: one written by irserve-build-index, or `index.faiss` + `index.ids`.',
+      ),
+    embedding_base_url: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .describe('OpenAI-compatible API base, including the version: `http://gpu-1:8000/v1`.'),
+    embedding_model_name: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("The API's model name (with `embedding_base_url`)."),
+    encoder: encoderConfigSchema
+      .optional()
+      .describe('A local ONNX model folder instead of an API (needs @irserve/onnx installed).'),
+    api_key: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Bearer key of the embeddings API; default: the `api_key_env` variable.'),
+    api_key_env: z
+      .string()
+      .min(1)
+      .default('OPENAI_API_KEY')
+      .describe('Environment variable holding the key when `api_key` is absent.'),
+    query_prompt: z
+      .string()
+      .includes('{query}')
+      .optional()
+      .describe('Template of the text embedded for a query; `{query}` is replaced.'),
+    passage_prompt: z
+      .string()
+      .includes('{passage}')
+      .optional()
+      .describe('Template of the text embedded for a passage by `score`; `{passage}` is replaced.'),
+    k_scale: z
+      .number()
+      .finite()
+      .min(1)
+      .max(100)
+      .default(2)
+      .describe(
+        'Search `ceil(limit * k_scale)` candidates (subset filtering eats some), then cut to `limit`.',
+      ),
+    nprobe: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000)
+      .optional()
+      .describe('IVF indexes: inverted lists scanned per query.'),
+    ef_search: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .optional()
+      .describe('HNSW indexes: candidate list size while searching.'),
+    threads: z
+      .number()
+      .int()
+      .min(0)
+      .max(1024)
+      .default(0)
+      .describe('Threads an index search may use (Flat, HNSW); 0: all cores.'),
+    score_metric: z
+      .enum(['ip', 'cosine'])
+      .default('ip')
+      .describe(
+        "`score`: inner product of the embeddings (`ip`, RoutIR's choice) or their cosine.",
+      ),
+    normalize_query: z
+      .boolean()
+      .default(false)
+      .describe(
+        'L2-normalise query embeddings before searching (for APIs that return raw vectors).',
+      ),
+    dimensions: z
+      .number()
+      .int()
+      .min(1)
+      .max(65_536)
+      .optional()
+      .describe('Ask the API for vectors of this length (models with Matryoshka dimensions).'),
+    id_to_subset_mapping: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'TSV (`id<TAB>label`) or JSON (`{"id": "label"}`) file: a subset label per document.',
+      ),
+    timeout: z
+      .number()
+      .positive()
+      .max(3600)
+      .default(60)
+      .describe('Deadline of one embeddings call, in seconds.'),
+    retries: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .default(3)
+      .describe('Retries of an embeddings call after a 429, a 5xx or a broken connection.'),
   })
   .superRefine((config, issue) => {
     const api = config.embedding_base_url !== undefined;

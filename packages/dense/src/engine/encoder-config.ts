@@ -5,26 +5,70 @@
 import { z } from 'zod';
 
 export const encoderConfigSchema = z.strictObject({
-  /** The model folder (model.onnx + tokenizer.json), relative to the config file. */
-  model_path: z.string().min(1),
-  /** `cls`, `mean`, `max`, `last_token` (Qwen3), `none` (the graph pools). Default: the folder's, else mean. */
-  pooling: z.enum(['cls', 'mean', 'max', 'last_token', 'none']).optional(),
-  /** L2-normalise the embeddings. Default: the folder's (a sentence-transformers Normalize). */
-  normalize: z.boolean().optional(),
-  /** Most tokens per text; longer texts are cut. Default: the folder's, else 512. */
-  max_length: z.number().int().min(1).max(1_000_000).optional(),
-  /** Texts per `session.run`; larger batches are split. */
-  batch_size: z.number().int().min(1).max(4096).default(32),
-  /** The graph output to pool (default: last_hidden_state, token_embeddings, sentence_embedding). */
-  output: z.string().min(1).optional(),
-  /** Template of a query's text; `{query}` is replaced (`"query: {query}"` for E5). */
-  query_prompt: z.string().includes('{query}').optional(),
-  /** Template of a passage's text; `{passage}` is replaced (`"passage: {passage}"` for E5). */
-  passage_prompt: z.string().includes('{passage}').optional(),
-  /** ONNX Runtime execution providers, in order (default `["cpu"]`; the gpu extra adds others). */
-  execution_providers: z.array(z.string().min(1)).min(1).max(8).default(['cpu']),
-  /** Threads of one `session.run`; 0: ONNX Runtime's default. */
-  intra_op_threads: z.number().int().min(0).max(1024).default(0),
+  model_path: z
+    .string()
+    .min(1)
+    .describe('The model folder (model.onnx + tokenizer.json), relative to the config file.'),
+  pooling: z
+    .enum(['cls', 'mean', 'max', 'last_token', 'none'])
+    .optional()
+    .describe(
+      "`cls`, `mean`, `max`, `last_token` (Qwen3), `none` (the graph pools). Default: the folder's, else mean.",
+    ),
+  normalize: z
+    .boolean()
+    .optional()
+    .describe(
+      "L2-normalise the embeddings. Default: the folder's (a sentence-transformers Normalize).",
+    ),
+  max_length: z
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .optional()
+    .describe("Most tokens per text; longer texts are cut. Default: the folder's, else 512."),
+  batch_size: z
+    .number()
+    .int()
+    .min(1)
+    .max(4096)
+    .default(32)
+    .describe('Texts per `session.run`; larger batches are split.'),
+  output: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'The graph output to pool (default: last_hidden_state, token_embeddings, sentence_embedding).',
+    ),
+  query_prompt: z
+    .string()
+    .includes('{query}')
+    .optional()
+    .describe('Template of a query\'s text; `{query}` is replaced (`"query: {query}"` for E5).'),
+  passage_prompt: z
+    .string()
+    .includes('{passage}')
+    .optional()
+    .describe(
+      'Template of a passage\'s text; `{passage}` is replaced (`"passage: {passage}"` for E5).',
+    ),
+  execution_providers: z
+    .array(z.string().min(1))
+    .min(1)
+    .max(8)
+    .default(['cpu'])
+    .describe(
+      'ONNX Runtime execution providers, in order (default `["cpu"]`; the gpu extra adds others).',
+    ),
+  intra_op_threads: z
+    .number()
+    .int()
+    .min(0)
+    .max(1024)
+    .default(0)
+    .describe("Threads of one `session.run`; 0: ONNX Runtime's default."),
 });
 
 export type EncoderConfig = z.output<typeof encoderConfigSchema>;

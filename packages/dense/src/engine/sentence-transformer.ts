@@ -9,26 +9,56 @@ import type { DenseConfig } from './config.js';
 import { Dense } from './dense.js';
 
 export const sentenceTransformerConfigSchema = z.strictObject({
-  /** Index directory: irserve-build-index's, or `index.faiss` + `index.ids`. */
-  index_path: z.string().min(1),
-  /** The exported model folder (model.onnx + tokenizer.json), relative to the config file. */
-  embedding_model_name: z.string().min(1),
-  /** A `{query}` template applied to queries (RoutIR's `instruction`). */
-  instruction: z.string().includes('{query}').optional(),
-  /** A `{passage}` template applied to passages by `score`. */
-  passage_prompt: z.string().includes('{passage}').optional(),
-  /** L2-normalise embeddings. Default: the folder's (a sentence-transformers Normalize module). */
-  normalize_embeddings: z.boolean().optional(),
-  /** Texts per `session.run`. */
-  batch_size: z.number().int().min(1).max(4096).default(32),
-  /** Search `ceil(limit * k_scale)` candidates, then cut to `limit`. */
-  k_scale: z.number().finite().min(1).max(100).default(2),
-  /** TSV or JSON file: a subset label per document. */
-  id_to_subset_mapping: z.string().min(1).optional(),
-  /** Most tokens per text. Default: the folder's `max_seq_length`, else 512. */
-  max_length: z.number().int().min(1).max(1_000_000).optional(),
-  /** Default: the folder's 1_Pooling config, else mean. */
-  pooling: z.enum(['cls', 'mean', 'max', 'last_token', 'none']).optional(),
+  index_path: z
+    .string()
+    .min(1)
+    .describe("Index directory: irserve-build-index's, or `index.faiss` + `index.ids`."),
+  embedding_model_name: z
+    .string()
+    .min(1)
+    .describe(
+      'The exported model folder (model.onnx + tokenizer.json), relative to the config file.',
+    ),
+  instruction: z
+    .string()
+    .includes('{query}')
+    .optional()
+    .describe("A `{query}` template applied to queries (RoutIR's `instruction`)."),
+  passage_prompt: z
+    .string()
+    .includes('{passage}')
+    .optional()
+    .describe('A `{passage}` template applied to passages by `score`.'),
+  normalize_embeddings: z
+    .boolean()
+    .optional()
+    .describe(
+      "L2-normalise embeddings. Default: the folder's (a sentence-transformers Normalize module).",
+    ),
+  batch_size: z.number().int().min(1).max(4096).default(32).describe('Texts per `session.run`.'),
+  k_scale: z
+    .number()
+    .finite()
+    .min(1)
+    .max(100)
+    .default(2)
+    .describe('Search `ceil(limit * k_scale)` candidates, then cut to `limit`.'),
+  id_to_subset_mapping: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('TSV or JSON file: a subset label per document.'),
+  max_length: z
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .optional()
+    .describe("Most tokens per text. Default: the folder's `max_seq_length`, else 512."),
+  pooling: z
+    .enum(['cls', 'mean', 'max', 'last_token', 'none'])
+    .optional()
+    .describe("Default: the folder's 1_Pooling config, else mean."),
   nprobe: z.number().int().min(1).max(1_000_000).optional(),
   ef_search: z.number().int().min(1).max(100_000).optional(),
   score_metric: z.enum(['ip', 'cosine']).default('ip'),

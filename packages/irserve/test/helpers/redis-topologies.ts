@@ -105,11 +105,11 @@ export class RedisClusterNodes {
 
   /** Resolves when every slot is served again (a replica took over the killed master's). */
   async healed(): Promise<void> {
-    const alive = this.ports.filter((port) => cli(port, 'ping').trim() === 'PONG');
-    await until(
-      () => alive.every((port) => cli(port, 'cluster', 'info').includes('cluster_state:ok')),
-      'cluster healed',
-    );
+    // The killed node may answer for a moment while it shuts down: ask who is alive each time.
+    await until(() => {
+      const alive = this.ports.filter((port) => cli(port, 'ping').trim() === 'PONG');
+      return alive.every((port) => cli(port, 'cluster', 'info').includes('cluster_state:ok'));
+    }, 'cluster healed');
   }
 
   stop(): void {

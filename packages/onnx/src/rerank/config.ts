@@ -15,28 +15,57 @@ export const QWEN3_RERANKER_INSTRUCTION =
 
 export const crossEncoderConfigSchema = z
   .strictObject({
-    /** The model folder (model.onnx + tokenizer.json); relative to the config file. */
-    model_path: z.string().min(1).optional(),
-    /** RoutIR's name for `model_path`. */
-    model_name_or_path: z.string().min(1).optional(),
+    model_path: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('The model folder (model.onnx + tokenizer.json); relative to the config file.'),
+    model_name_or_path: z.string().min(1).optional().describe("RoutIR's name for `model_path`."),
     /**
      * `classifier`: a sequence-classification head (`logits [batch, labels]`);
      * `yes_no`: an LLM's next-token logits (`[batch, seq, vocab]`), score p(yes);
      * `auto` (default): by the rank of the output.
      */
     mode: z.enum(['auto', 'classifier', 'yes_no']).default('auto'),
-    /** The graph output (default: `logits`, else the first). */
-    output: z.string().min(1).optional(),
-    /** Most tokens per (query, passage); passages are cut, never rejected. Default: the folder's, else 512. */
-    max_length: z.number().int().min(8).max(1_000_000).optional(),
-    /** Pairs per `session.run`; larger batches are split. */
-    batch_size: z.number().int().min(1).max(4096).default(32),
-    /** `classifier`: applied to the logit (`softmax` over the labels for 2+ labels). */
-    activation: z.enum(['none', 'sigmoid', 'softmax']).default('none'),
-    /** `classifier`: which logit is the score (default: the last, i.e. "relevant" of 2 labels). */
-    label: z.number().int().min(0).max(1000).optional(),
-    /** `yes_no`: the prompt; `{query}`, `{passage}` (exactly once) and `{instruction}`. */
-    template: z.string().includes('{passage}').default(QWEN3_RERANKER_TEMPLATE),
+    output: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('The graph output (default: `logits`, else the first).'),
+    max_length: z
+      .number()
+      .int()
+      .min(8)
+      .max(1_000_000)
+      .optional()
+      .describe(
+        "Most tokens per (query, passage); passages are cut, never rejected. Default: the folder's, else 512.",
+      ),
+    batch_size: z
+      .number()
+      .int()
+      .min(1)
+      .max(4096)
+      .default(32)
+      .describe('Pairs per `session.run`; larger batches are split.'),
+    activation: z
+      .enum(['none', 'sigmoid', 'softmax'])
+      .default('none')
+      .describe('`classifier`: applied to the logit (`softmax` over the labels for 2+ labels).'),
+    label: z
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .optional()
+      .describe(
+        '`classifier`: which logit is the score (default: the last, i.e. "relevant" of 2 labels).',
+      ),
+    template: z
+      .string()
+      .includes('{passage}')
+      .default(QWEN3_RERANKER_TEMPLATE)
+      .describe('`yes_no`: the prompt; `{query}`, `{passage}` (exactly once) and `{instruction}`.'),
     instruction: z.string().default(QWEN3_RERANKER_INSTRUCTION),
     yes_token: z.string().min(1).default('yes'),
     no_token: z.string().min(1).default('no'),

@@ -7,12 +7,24 @@ export const sessionOptionsSchema = z.strictObject({
    * `cuda`, `tensorrt`, ...; ONNX Runtime falls back along the list.
    */
   execution_providers: z.array(z.string().min(1)).min(1).max(8).default(['cpu']),
-  /** Threads one `session.run` may use; 0: ONNX Runtime's default (the physical cores). */
-  intra_op_threads: z.number().int().min(0).max(1024).default(0),
-  /** Threads across independent graph nodes; 0: ONNX Runtime's default. */
-  inter_op_threads: z.number().int().min(0).max(1024).default(0),
-  /** Graph optimisations applied at load (default `all`). */
-  graph_optimization: z.enum(['disabled', 'basic', 'extended', 'all']).default('all'),
+  intra_op_threads: z
+    .number()
+    .int()
+    .min(0)
+    .max(1024)
+    .default(0)
+    .describe("Threads one `session.run` may use; 0: ONNX Runtime's default (the physical cores)."),
+  inter_op_threads: z
+    .number()
+    .int()
+    .min(0)
+    .max(1024)
+    .default(0)
+    .describe("Threads across independent graph nodes; 0: ONNX Runtime's default."),
+  graph_optimization: z
+    .enum(['disabled', 'basic', 'extended', 'all'])
+    .default('all')
+    .describe('Graph optimisations applied at load (default `all`).'),
 });
 
 /** Session options in config form (`intra_op_threads`, ...), defaults applied. */

@@ -9,7 +9,6 @@ import { parseEngineConfig } from 'irserve/plugin';
 import { z } from 'zod';
 
 const depthFields = {
-  /** Centroids probed per query token; default by k (RoutIR: 1 up to k 10, else 2). */
   ncells: z
     .number()
     .int()
@@ -17,8 +16,13 @@ const depthFields = {
     .max(1 << 20)
     .optional(),
   /** Stage 2 prunes centroids scoring below this for every query token. */
-  centroid_score_threshold: z.number().finite().min(-1e6).max(1e6).optional(),
-  /** Candidates kept after stage 2 (a quarter are scored exactly); default by k. */
+  centroid_score_threshold: z
+    .number()
+    .finite()
+    .min(-1e6)
+    .max(1e6)
+    .optional()
+    .describe('Centroids probed per query token; default by k (RoutIR: 1 up to k 10, else 2).'),
   ndocs: z
     .number()
     .int()
@@ -29,48 +33,120 @@ const depthFields = {
 
 export const plaidxConfigSchema = z.strictObject({
   /** PLAID index directory (ColBERT `.pt` or `.npy` layout); without it the service only scores. */
-  index_path: z.string().min(1).optional(),
-  /** A local ONNX ColBERT export (folder with model.onnx, tokenizer.json, onnx_config.json). */
-  checkpoint: z.string().min(1).optional(),
-  /** Threads of the ONNX session (`checkpoint`); 0: ONNX Runtime's default. */
-  intra_op_threads: z.number().int().min(0).max(1024).default(0),
-  /** Base URL of an HTTP token encoder speaking TEI's `POST /embed_all`. */
-  encoder_url: z.url({ protocol: /^https?$/ }).optional(),
-  /** Bearer key of the HTTP encoder; default: the `api_key_env` variable. */
-  api_key: z.string().min(1).optional(),
+  index_path: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Candidates kept after stage 2 (a quarter are scored exactly); default by k.'),
+  checkpoint: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'A local ONNX ColBERT export (folder with model.onnx, tokenizer.json, onnx_config.json).',
+    ),
+  intra_op_threads: z
+    .number()
+    .int()
+    .min(0)
+    .max(1024)
+    .default(0)
+    .describe("Threads of the ONNX session (`checkpoint`); 0: ONNX Runtime's default."),
+  encoder_url: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe("Base URL of an HTTP token encoder speaking TEI's `POST /embed_all`."),
+  api_key: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Bearer key of the HTTP encoder; default: the `api_key_env` variable.'),
   api_key_env: z.string().min(1).default('PLAIDX_ENCODER_API_KEY'),
-  /** Text sent to the HTTP encoder for a query; `{query}` is replaced. */
-  query_prompt: z.string().includes('{query}').default('{query}'),
-  /** Text sent to the HTTP encoder for a passage; `{passage}` is replaced. */
-  passage_prompt: z.string().includes('{passage}').default('{passage}'),
-  /** L2-normalise every token vector the encoder returns (ColBERT's own output already is). */
-  normalize: z.boolean().default(true),
-  /** Queries per encoder call. */
-  inference_batch_size: z.number().int().min(1).max(4096).default(32),
-  /** Passages per encoder call when scoring. */
-  passage_batch_size: z.number().int().min(1).max(65_536).default(512),
-  /** Tokens per scoring window over a long passage, and the step between windows. */
-  sliding_window_size: z.number().int().min(1).max(100_000).default(180),
+  query_prompt: z
+    .string()
+    .includes('{query}')
+    .default('{query}')
+    .describe('Text sent to the HTTP encoder for a query; `{query}` is replaced.'),
+  passage_prompt: z
+    .string()
+    .includes('{passage}')
+    .default('{passage}')
+    .describe('Text sent to the HTTP encoder for a passage; `{passage}` is replaced.'),
+  normalize: z
+    .boolean()
+    .default(true)
+    .describe(
+      "L2-normalise every token vector the encoder returns (ColBERT's own output already is).",
+    ),
+  inference_batch_size: z
+    .number()
+    .int()
+    .min(1)
+    .max(4096)
+    .default(32)
+    .describe('Queries per encoder call.'),
+  passage_batch_size: z
+    .number()
+    .int()
+    .min(1)
+    .max(65_536)
+    .default(512)
+    .describe('Passages per encoder call when scoring.'),
+  sliding_window_size: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(180)
+    .describe('Tokens per scoring window over a long passage, and the step between windows.'),
   sliding_window_stride: z.number().int().min(1).max(100_000).default(90),
-  /** TSV `pid<TAB>passage_id`; default `passage_mapping.tsv` or `mapping.tsv` in the index. */
-  passage_mapping: z.string().min(1).optional(),
-  /** Passage ids end in `_<n>`: strip it to get the document id (MaxP over passages). */
-  mapping_containing_passage_id: z.boolean().default(true),
-  /** TSV, JSON or pickled dict (`.pkl`) of document id to subset label. */
-  id_to_subset_mapping: z.string().min(1).optional(),
-  /** Integer limits are multiplied by this to pick the depth and the passages kept (RoutIR: 1.5). */
-  k_scale: z.number().finite().min(1).max(100).default(1.5),
+  passage_mapping: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'TSV `pid<TAB>passage_id`; default `passage_mapping.tsv` or `mapping.tsv` in the index.',
+    ),
+  mapping_containing_passage_id: z
+    .boolean()
+    .default(true)
+    .describe('Passage ids end in `_<n>`: strip it to get the document id (MaxP over passages).'),
+  id_to_subset_mapping: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('TSV, JSON or pickled dict (`.pkl`) of document id to subset label.'),
+  k_scale: z
+    .number()
+    .finite()
+    .min(1)
+    .max(100)
+    .default(1.5)
+    .describe(
+      'Integer limits are multiplied by this to pick the depth and the passages kept (RoutIR: 1.5).',
+    ),
   ...depthFields,
-  /** Longest query accepted, in token vectors (pre-encoded or from the encoder). */
-  max_query_tokens: z.number().int().min(1).max(4096).default(512),
-  /** Verify the sha256 manifest of indexes built by irserve when opening them. */
-  verify_checksums: z.boolean().default(true),
-  /** RoutIR's GPU switch; only `false` is accepted (irserve encodes on the CPU). */
+  max_query_tokens: z
+    .number()
+    .int()
+    .min(1)
+    .max(4096)
+    .default(512)
+    .describe('Longest query accepted, in token vectors (pre-encoded or from the encoder).'),
+  verify_checksums: z
+    .boolean()
+    .default(true)
+    .describe('Verify the sha256 manifest of indexes built by irserve when opening them.'),
   use_gpu: z
     .literal(false, { error: 'GPU inference is not supported by @irserve/plaidx; remove use_gpu' })
     .optional(),
   /** Deadline of one encoder call, in seconds, and retries after a 429, 5xx or broken connection. */
-  timeout: z.number().positive().max(3600).default(60),
+  timeout: z
+    .number()
+    .positive()
+    .max(3600)
+    .default(60)
+    .describe("RoutIR's GPU switch; only `false` is accepted (irserve encodes on the CPU)."),
   retries: z.number().int().min(0).max(10).default(3),
 });
 

@@ -7,37 +7,85 @@ import { IrserveError, parseEngineConfig } from 'irserve/plugin';
 import { z } from 'zod';
 
 export const lsrConfigSchema = z.strictObject({
-  /** Index directory written by irserve-build-sparse-index. */
-  index_path: z.string().min(1),
+  index_path: z.string().min(1).describe('Index directory written by irserve-build-sparse-index.'),
   /**
    * `onnx`: in-process SPLADE (`model_name` is the model folder); `tei`: Text Embeddings
    * Inference's /embed_sparse at `encoder_url`; `none`: every request brings `query_vector`.
    * Default: `tei` when `encoder_url` is set, `onnx` when `model_name` is, else `none`.
    */
   encoder: z.enum(['onnx', 'tei', 'none']).optional(),
-  /** ONNX: the model folder (model.onnx + tokenizer.json). With TEI the model is the one TEI serves. */
-  model_name: z.string().min(1).optional(),
-  /** ONNX: longest input in tokens (longer texts are truncated). */
-  max_length: z.number().int().min(2).max(8192).optional(),
-  /** Texts per encoder call (a processor batch is split into calls of this size). */
-  batch_size: z.number().int().min(1).max(4096).default(32),
-  /** Keep the `max_terms` highest query weights of an encoded query (all when absent). */
-  max_terms: z.number().int().min(1).max(100_000).optional(),
-  /** Search `ceil(limit * k_scale)` passages, then group them into documents (MaxP) and cut. */
-  k_scale: z.number().finite().min(1).max(100).default(2),
-  /** TSV (`id<TAB>label`) or JSON (`{"id": "label"}`): a subset label per document (or passage). */
-  id_to_subset_mapping: z.string().min(1).optional(),
-  /** TEI's base URL, e.g. `http://gpu-1:8080`. */
-  encoder_url: z.url({ protocol: /^https?$/ }).optional(),
-  /** TEI: the model's tokenizer.json or vocab.txt, to turn token ids into tokens. */
-  vocab_path: z.string().min(1).optional(),
-  /** TEI bearer key; default: the `api_key_env` variable. */
-  api_key: z.string().min(1).optional(),
+  model_name: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'ONNX: the model folder (model.onnx + tokenizer.json). With TEI the model is the one TEI serves.',
+    ),
+  max_length: z
+    .number()
+    .int()
+    .min(2)
+    .max(8192)
+    .optional()
+    .describe('ONNX: longest input in tokens (longer texts are truncated).'),
+  batch_size: z
+    .number()
+    .int()
+    .min(1)
+    .max(4096)
+    .default(32)
+    .describe('Texts per encoder call (a processor batch is split into calls of this size).'),
+  max_terms: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .optional()
+    .describe('Keep the `max_terms` highest query weights of an encoded query (all when absent).'),
+  k_scale: z
+    .number()
+    .finite()
+    .min(1)
+    .max(100)
+    .default(2)
+    .describe(
+      'Search `ceil(limit * k_scale)` passages, then group them into documents (MaxP) and cut.',
+    ),
+  id_to_subset_mapping: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'TSV (`id<TAB>label`) or JSON (`{"id": "label"}`): a subset label per document (or passage).',
+    ),
+  encoder_url: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe("TEI's base URL, e.g. `http://gpu-1:8080`."),
+  vocab_path: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("TEI: the model's tokenizer.json or vocab.txt, to turn token ids into tokens."),
+  api_key: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('TEI bearer key; default: the `api_key_env` variable.'),
   api_key_env: z.string().min(1).default('TEI_API_KEY'),
-  /** Deadline of one encoder call, in seconds. */
-  timeout: z.number().positive().max(3600).default(60),
-  /** Retries of an encoder call after a 429, a 5xx or a broken connection. */
-  retries: z.number().int().min(0).max(10).default(3),
+  timeout: z
+    .number()
+    .positive()
+    .max(3600)
+    .default(60)
+    .describe('Deadline of one encoder call, in seconds.'),
+  retries: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(3)
+    .describe('Retries of an encoder call after a 429, a 5xx or a broken connection.'),
   /**
    * How to find the top k; all three return the same passages and scores (docs/sparse.md):
    * `exhaustive` (every posting of every query term), `max-score` (skips the long, light
@@ -45,8 +93,10 @@ export const lsrConfigSchema = z.strictObject({
    * passages; pays off on corpora whose neighbouring passages share topics).
    */
   search: z.enum(['exhaustive', 'max-score', 'block-max']).default('exhaustive'),
-  /** Refuse to start when index tokens are missing from the encoder's vocabulary. */
-  check_vocabulary: z.boolean().default(true),
+  check_vocabulary: z
+    .boolean()
+    .default(true)
+    .describe("Refuse to start when index tokens are missing from the encoder's vocabulary."),
 });
 
 export type LsrConfig = z.output<typeof lsrConfigSchema> & { encoder: 'onnx' | 'tei' | 'none' };

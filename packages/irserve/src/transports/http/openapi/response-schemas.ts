@@ -59,6 +59,10 @@ export const pipelineResponseSchema = z.strictObject({
       plan: z.string().describe('the canonical form of the pipeline'),
       pipeline_cache: z.enum(['hit', 'miss', 'off']),
       stages: z.array(traceEntry).describe('one entry per stage run, in completion order'),
+      request_id: z
+        .string()
+        .optional()
+        .describe('the request id (x-request-id), also in the log lines of this request'),
     })
     .optional()
     .describe('present when the request asked for "explain": true'),
@@ -90,7 +94,15 @@ export const availResponseSchema = z.looseObject({
 export const healthResponseSchema = z.strictObject({
   status: z
     .enum(['ok', 'degraded'])
-    .describe('degraded while a cache store or an imported remote is unreachable'),
+    .describe(
+      "degraded while a cache store, an imported remote or an engine's back-end is unreachable",
+    ),
+  ready: z
+    .boolean()
+    .describe('whether this replica should get traffic (the HTTP status is 503 when false)'),
+  lifecycle: z
+    .enum(['starting', 'ready', 'draining'])
+    .describe('starting until collections and engines have started; draining once close began'),
   cache_stores: z.array(
     z.strictObject({
       url: z.string().describe('the store, password removed'),
@@ -107,6 +119,14 @@ export const healthResponseSchema = z.strictObject({
       last_error: z.string().optional(),
     }),
   ),
+  engines: z
+    .array(
+      z.looseObject({
+        state: z.string().describe("the back-end's state: up, down or connecting"),
+      }),
+    )
+    .optional()
+    .describe('engines over an external back-end (@irserve/backends), each with its state'),
 });
 
 export const pingResponseSchema = z.strictObject({ status: z.literal('pong') });
