@@ -72,7 +72,9 @@ describe.runIf(redisAvailable())('cache_kv_url: a Redis cache shared by instance
         url: '/pipeline',
         payload: { pipeline: '{const, const}RRF%5', query: 'pipelined' },
       });
+    // Both replicas' store connections must be up: a lookup on one still connecting is a miss.
     await waitFor(() => healthy(a));
+    await waitFor(() => healthy(b));
     expect((await run(a)).json().cached).toBe(false);
     let stored: Record<string, unknown> = {};
     await waitFor(async () => {
