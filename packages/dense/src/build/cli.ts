@@ -6,9 +6,8 @@
  * Flags are the spec's (RoutIR's `faiss_indexing.py`) with their defaults; every error is one
  * line on stderr and exit code 1 (2 for usage errors), never a stack trace.
  */
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { defaultIo, isEntryPoint, type CliIo } from '../cli-entry.js';
 import { SUPPORTED_FACTORIES } from '../vector-index/factory.js';
 import { buildIndex, type BuildIndexOptions, type BuildReport } from './build-index.js';
 
@@ -27,11 +26,7 @@ export const USAGE = `usage: irserve-build-index <input_dir> <output_dir> [optio
   --use_gpu             not supported (no GPU backend): an error
   -h, --help            this text`;
 
-export interface CliIo {
-  out: (line: string) => void;
-  err: (line: string) => void;
-  interactive?: boolean;
-}
+export type { CliIo };
 
 class UsageError extends Error {}
 
@@ -128,27 +123,6 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   }
 }
 
-function defaultIo(): CliIo {
-  return {
-    out: (line) => console.log(line),
-    err: (line) => console.error(line),
-    interactive: process.stderr.isTTY === true,
-  };
-}
-
-function isEntryPoint(): boolean {
-  const script = process.argv[1];
-  if (script === undefined) return false;
-  const self = fileURLToPath(import.meta.url);
-  const launcher = fileURLToPath(new URL('../../bin/irserve-build-index.js', import.meta.url));
-  try {
-    const real = realpathSync(script);
-    return real === self || real === realpathSync(launcher);
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint()) {
+if (isEntryPoint(import.meta.url, new URL('../../bin/irserve-build-index.js', import.meta.url))) {
   process.exitCode = await main(process.argv.slice(2));
 }

@@ -4,9 +4,8 @@
  * irserve-build-index reads, with a progress bar. Errors are one line on stderr and exit code
  * 1 (2 for usage errors), never a stack trace.
  */
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { defaultIo, isEntryPoint, type CliIo } from '../cli-entry.js';
 import { collectionDocuments, jsonlDocuments, type EncodeDocument } from './documents.js';
 import { encodeCorpus, type EncodeOptions } from './encode-corpus.js';
 
@@ -27,11 +26,7 @@ export const USAGE = `usage: irserve-encode <corpus.jsonl> <output_dir> --model 
   --threads N            ONNX Runtime intra-op threads (default 0: all cores)
   -h, --help             this text`;
 
-export interface CliIo {
-  out: (line: string) => void;
-  err: (line: string) => void;
-  interactive?: boolean;
-}
+export type { CliIo };
 
 class UsageError extends Error {}
 
@@ -161,27 +156,6 @@ async function countDocuments(documents: AsyncIterable<EncodeDocument>): Promise
   return total;
 }
 
-function defaultIo(): CliIo {
-  return {
-    out: (line) => console.log(line),
-    err: (line) => console.error(line),
-    interactive: process.stderr.isTTY === true,
-  };
-}
-
-function isEntryPoint(): boolean {
-  const script = process.argv[1];
-  if (script === undefined) return false;
-  const self = fileURLToPath(import.meta.url);
-  const launcher = fileURLToPath(new URL('../../bin/irserve-encode.js', import.meta.url));
-  try {
-    const real = realpathSync(script);
-    return real === self || real === realpathSync(launcher);
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint()) {
+if (isEntryPoint(import.meta.url, new URL('../../bin/irserve-encode.js', import.meta.url))) {
   process.exitCode = await main(process.argv.slice(2));
 }
