@@ -1,4 +1,10 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { createRequire } from 'node:module';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { Logger } from 'pino';
 import { createBearerCheck } from '../../auth/bearer.js';
 import type { AppCore } from '../../core/app-core.js';
@@ -51,6 +57,25 @@ const DEFAULT_COMPAT: CompatConfig = {
   tei: {},
 };
 
+type SchemaCompilers = NonNullable<FastifyServerOptions['schemaController']>['compilersFactory'];
+/**
+ * Fastify's schema compilers (Ajv, fast-json-stringify), loaded only when a route declares a
+ * Fastify schema. irserve's routes check requests with zod and serialize bodies themselves, so
+ * none does; Fastify would otherwise load both at construction (tens of ms of every start-up).
+ */
+function lazySchemaCompilers(): SchemaCompilers {
+  const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
+  type Factory = (...args: unknown[]) => unknown;
+  const load =
+    (name: string) =>
+    (...args: unknown[]) =>
+      (fromFastify(name) as () => Factory)()(...args);
+  return {
+    buildValidator: load('@fastify/ajv-compiler'),
+    buildSerializer: load('@fastify/fast-json-stringify-compiler'),
+  } as SchemaCompilers;
+}
+
 /** Builds the Fastify server: auth, request ids, one log line per request, routes, errors. */
 export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyInstance {
   // Typed as Fastify's logger so the instance type stays the default one routes are written for.
@@ -78,6 +103,7 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
     },
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
+    schemaController: { compilersFactory: lazySchemaCompilers() },
   });
 
   if (options.apiKey !== undefined) {
