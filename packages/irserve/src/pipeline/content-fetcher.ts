@@ -6,6 +6,8 @@ import type {
 } from '../collections/types.js';
 import type { Passage } from '../engines/contract.js';
 import { IrserveError } from '../errors.js';
+import { deadlineSignal, raceAbort } from '../processors/deadline.js';
+import type { CallOptions } from '../registry/types.js';
 import type { BoundRerank } from './bound.js';
 import { planError } from './plan-error.js';
 
@@ -56,19 +58,37 @@ export class InlinePassages implements PassageSource {
 export class ContentFetcher implements PassageSource {
   readonly #content: ContentService;
   readonly #collection: string;
+  readonly #call: Pick<CallOptions, 'signal' | 'deadline'>;
   readonly #pending = new Map<string, Promise<Passage | undefined>>();
 
-  constructor(content: ContentService, collection: string) {
+  /** `call`: the request's deadline and signal, which bound the wait for slow lookups too. */
+  constructor(
+    content: ContentService,
+    collection: string,
+    call: Pick<CallOptions, 'signal' | 'deadline'> = {},
+  ) {
     this.#content = content;
     this.#collection = collection;
+    this.#call = call;
   }
 
   /**
    * The passages of `ids` for a rerank stage, in the order of `ids`. Ids the collection lacks
-   * fail the stage with ERR_DOC_NOT_FOUND (400) listing them.
+   * fail the stage with ERR_DOC_NOT_FOUND (400) listing them; a request whose deadline passes
+   * (or whose client goes away) while lookups are pending fails with ERR_TIMEOUT (or its reason).
    */
   async passages(stage: BoundRerank, ids: readonly string[]): Promise<Passage[]> {
-    const found = await Promise.all(ids.map((id) => this.#lookup(stage.view, id)));
+    const { signal, dispose } = deadlineSignal(
+      this.#call.deadline,
+      this.#call.signal,
+      `fetching the passages of stage '${stage.label}' from collection '${this.#collection}'`,
+    );
+    let found: (Passage | undefined)[];
+    try {
+      found = await raceAbort(Promise.all(ids.map((id) => this.#lookup(stage.view, id))), signal);
+    } finally {
+      dispose();
+    }
     const missing = ids.filter((_, index) => found[index] === undefined);
     if (missing.length > 0) throw this.#missing(stage, missing);
     const passages = found as Passage[];

@@ -88,7 +88,7 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
   ): Promise<PipelineValue> {
     const fetcher =
       bound.collection !== undefined
-        ? new ContentFetcher(deps.content, bound.collection)
+        ? new ContentFetcher(deps.content, bound.collection, options)
         : undefined;
     const flow = await runSeq(bound.root, request.query, undefined, { fetcher, options, trace });
     return { scores: topN(flow.scores, request.limit), expanded: flow.expanded };
