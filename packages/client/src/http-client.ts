@@ -181,7 +181,7 @@ export class HttpClient implements IrserveClient {
       accept: 'application/json',
       ...this.#options.headers,
     };
-    if (this.#options.apiKey) headers.authorization = `Bearer ${this.#options.apiKey}`;
+    if (this.#options.apiKey) headers.authorization = `Bearer ${this.#options.apiKey.trim()}`;
     if (options.requestId) headers['x-request-id'] = options.requestId;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;

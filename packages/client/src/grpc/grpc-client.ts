@@ -179,7 +179,8 @@ export class GrpcClient implements IrserveClient {
   ): Promise<Record<string, unknown>> {
     const client = await this.#connect();
     const metadata = new Metadata();
-    if (this.#options.apiKey) metadata.set('authorization', `Bearer ${this.#options.apiKey}`);
+    if (this.#options.apiKey)
+      metadata.set('authorization', `Bearer ${this.#options.apiKey.trim()}`);
     if (options.requestId) metadata.set('x-request-id', options.requestId);
     const method = (client as unknown as Record<string, Unary>)[rpc]!;
     return new Promise((resolve, reject) => {

@@ -141,7 +141,8 @@ export class GrpcRemoteClient implements RemoteTransport {
     options: RemoteCallOptions,
   ): Promise<Record<string, unknown>> {
     const metadata = new Metadata();
-    if (this.#options.apiKey) metadata.set('authorization', `Bearer ${this.#options.apiKey}`);
+    if (this.#options.apiKey)
+      metadata.set('authorization', `Bearer ${this.#options.apiKey.trim()}`);
     if (options.requestId) metadata.set(REQUEST_ID_HEADER, options.requestId);
     metadata.set(HOPS_HEADER, String((options.hops ?? 0) + 1));
     const method = (this.#client as unknown as Record<string, Unary>)[rpc]!;

@@ -134,7 +134,7 @@ export class RemoteClient {
     };
     if (left !== undefined) headers[TIMEOUT_HEADER] = (left / 1000).toFixed(3);
     if (body !== undefined) headers['content-type'] = 'application/json';
-    if (this.#options.apiKey) headers.authorization = `Bearer ${this.#options.apiKey}`;
+    if (this.#options.apiKey) headers.authorization = `Bearer ${this.#options.apiKey.trim()}`;
     if (options.requestId) headers[REQUEST_ID_HEADER] = options.requestId;
     let response;
     try {

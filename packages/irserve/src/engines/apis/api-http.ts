@@ -74,7 +74,7 @@ export class ApiHttpClient {
     });
     this.#secrets = [options.apiKey ?? '', ...Object.values(options.headers ?? {})];
     this.#headers = { ...options.headers, 'content-type': 'application/json' };
-    if (options.apiKey) this.#headers.authorization = `Bearer ${options.apiKey}`;
+    if (options.apiKey) this.#headers.authorization = `Bearer ${options.apiKey.trim()}`;
   }
 
   /**

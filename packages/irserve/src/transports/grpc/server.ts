@@ -51,6 +51,9 @@ interface CallDeps {
 
 const UNAUTHORIZED =
   'missing or invalid bearer token: send "authorization: Bearer <API_KEY>" metadata';
+// HTTP/2 forbids a header value that starts or ends with a space (RFC 9113, 8.2.1) and Node drops
+// such a field before grpc-js sees it: the key pasted with a trailing space that HTTP accepts.
+const MISSING_OVER_HTTP2 = `${UNAUTHORIZED} (none arrived: HTTP/2 drops a value with leading or trailing spaces, so trim the key)`;
 const CODE_NAMES = Object.fromEntries(Object.entries(GrpcCode).map(([k, v]) => [v, k]));
 
 /** One unary handler: request id, auth, cancellation, the RPC, status mapping, one log line. */
@@ -79,8 +82,14 @@ function unary(name: RpcName, rpc: Rpc, deps: CallDeps) {
       );
     };
     const run = async () => {
-      if (deps.check && !OPEN_RPCS.has(name) && !deps.check(authorizationOf(call.metadata)))
-        throw new IrserveError('ERR_UNAUTHORIZED', UNAUTHORIZED);
+      if (deps.check && !OPEN_RPCS.has(name)) {
+        const header = authorizationOf(call.metadata);
+        if (!deps.check(header))
+          throw new IrserveError(
+            'ERR_UNAUTHORIZED',
+            header === undefined ? MISSING_OVER_HTTP2 : UNAUTHORIZED,
+          );
+      }
       const undecodable = undecodableReason(call.request);
       if (undecodable !== undefined)
         throw new IrserveError(
