@@ -144,6 +144,7 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
           host: options.grpc.host ?? host,
           apiKey: options.apiKey,
           logger,
+          ...(metrics ? { metrics } : {}),
           ...(options.grpc.maxMessageMb ? { maxMessageMb: options.grpc.maxMessageMb } : {}),
         });
         addresses.grpc = `${options.grpc.host ?? host}:${grpc.port}`;

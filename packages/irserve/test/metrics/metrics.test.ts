@@ -200,3 +200,29 @@ describe('relay metrics', () => {
     }
   });
 });
+
+describe('gRPC request metrics', () => {
+  it('counts gRPC calls per RPC, service and status beside the HTTP ones', async () => {
+    const { grpcInstance, rawClient, statusOf } = await import('../grpc/helpers.js');
+    const instance = await grpcInstance({
+      services: [{ name: 'const', engine: 'ConstSearch', max_wait_time: 0 }],
+    });
+    const client = await rawClient(instance.grpcPort);
+    try {
+      await client.call('Search', { service: 'const', query: 'q', limit: 1 });
+      await client.call('Search', { service: 'const', query: 'r', limit: 1 });
+      await statusOf(client.call('Search', { service: 'made-up', query: 'q' }));
+      const text = (await instance.app.http.inject({ method: 'GET', url: '/metrics' })).body;
+      const ok = { transport: 'grpc', route: 'Search', service: 'const', status: 'OK' };
+      expect(sample(text, 'irserve_requests_total', ok)).toBe(2);
+      expect(sample(text, 'irserve_request_duration_seconds_count', ok)).toBe(2);
+      expect(
+        sample(text, 'irserve_requests_total', { transport: 'grpc', service: '', route: 'Search' }),
+      ).toBe(1);
+      expect(text).not.toContain('made-up');
+    } finally {
+      client.close();
+      await instance.app.close();
+    }
+  });
+});

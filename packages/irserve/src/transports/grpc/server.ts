@@ -13,6 +13,8 @@ import type { AppCore } from '../../core/app-core.js';
 import { IrserveError } from '../../errors.js';
 import { REQUEST_ID_HEADER } from '../../core/request-id.js';
 import { authorizationOf, hopsOf, requestIdOf } from './call-context.js';
+import type { AppMetrics } from '../../metrics/prometheus.js';
+import { serviceLabel } from '../../metrics/service-label.js';
 import { DEFAULT_MAX_MESSAGE_MB, loadRoutirProto, messageSizeOptions } from './proto.js';
 import { OPEN_RPCS, RPCS, type Rpc, type RpcName } from './rpcs.js';
 import { acceptLegacyMessages, undecodableReason } from './legacy-score.js';
@@ -31,6 +33,8 @@ export interface GrpcServerOptions {
   logger: Logger;
   /** Seconds in-flight calls get to finish on close before they are cancelled (default 5). */
   graceSeconds?: number;
+  /** Where each call is counted (`irserve_requests_total{transport="grpc"}`); absent: nowhere. */
+  metrics?: AppMetrics;
 }
 
 export interface GrpcServerHandle {
@@ -47,6 +51,7 @@ interface CallDeps {
   logger: Logger;
   check: ((header: string | undefined) => boolean) | undefined;
   port: () => number;
+  metrics: AppMetrics | undefined;
 }
 
 const UNAUTHORIZED =
@@ -71,14 +76,19 @@ function unary(name: RpcName, rpc: Rpc, deps: CallDeps) {
       const echo = new Metadata();
       echo.set(REQUEST_ID_HEADER, requestId);
       call.sendMetadata(echo);
+      const ms = performance.now() - started;
       deps.logger.info(
-        {
-          reqId: requestId,
-          rpc: name,
-          status: CODE_NAMES[code],
-          ms: Number((performance.now() - started).toFixed(2)),
-        },
+        { reqId: requestId, rpc: name, status: CODE_NAMES[code], ms: Number(ms.toFixed(2)) },
         'grpc request',
+      );
+      deps.metrics?.observeRequest(
+        {
+          transport: 'grpc',
+          route: name,
+          service: serviceLabel(deps.core, call.request),
+          status: CODE_NAMES[code] ?? String(code),
+        },
+        ms / 1000,
       );
     };
     const run = async () => {
@@ -154,6 +164,7 @@ export async function startGrpcServer(
     logger: options.logger,
     check: options.apiKey === undefined ? undefined : createBearerCheck(options.apiKey),
     port: () => boundPort,
+    metrics: options.metrics,
   };
   const implementation: UntypedServiceImplementation = {};
   for (const [name, rpc] of Object.entries(RPCS) as [RpcName, Rpc][])

@@ -1,21 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppCore } from '../../core/app-core.js';
-import { ROLES } from '../../engines/contract.js';
 import type { AppMetrics } from '../../metrics/prometheus.js';
+import { serviceLabel } from '../../metrics/service-label.js';
 
-/**
- * The configured service or collection a request names, or "": names a client made up never
- * become label values, so a hostile client cannot grow the series without bound.
- */
-export function serviceLabel(core: AppCore, request: FastifyRequest): string {
+/** The service or collection an HTTP request names (body, or the `:collection` of the path). */
+function requestServiceLabel(core: AppCore, request: FastifyRequest): string {
   const body = request.body as { service?: unknown; collection?: unknown } | undefined;
   const params = request.params as { collection?: unknown } | undefined;
-  const service = body?.service;
-  if (typeof service === 'string' && ROLES.some((role) => core.services.has(role, service)))
-    return service;
-  const collection = body?.collection ?? params?.collection;
-  if (typeof collection === 'string' && core.collections.has(collection)) return collection;
-  return '';
+  return serviceLabel(core, {
+    service: body?.service,
+    collection: body?.collection ?? params?.collection,
+  });
 }
 
 /**
@@ -31,7 +26,7 @@ export function recordRequests(server: FastifyInstance, core: AppCore, metrics: 
       {
         transport: 'http',
         route: request.routeOptions.url ?? '(no route)',
-        service: serviceLabel(core, request),
+        service: requestServiceLabel(core, request),
         status: String(reply.statusCode),
       },
       reply.elapsedTime / 1000,
