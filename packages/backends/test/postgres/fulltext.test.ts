@@ -177,6 +177,22 @@ describe.skipIf(!available)('Postgres engine, full-text, on PostgreSQL', () => {
     expect(Object.keys(fast.body.scores).sort()).toEqual(['d1', 'd6']);
   });
 
+  it('fails a burst of slow requests together: a timed-out batch is not re-run item by item', async () => {
+    // 12 at once: one batch of 1, then one of 11. Re-run one by one, the 11 would take 11
+    // statement timeouts (3.3 s and more) before their 504.
+    const started = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        post(app, '/search', { service: 'slow', query: `thrust or burst${i}`, limit: 5 }),
+      ),
+    );
+    expect(Date.now() - started).toBeLessThan(3000);
+    for (const answer of answers) {
+      expect(answer.status).toBe(504);
+      expect(answer.body.code).toBe('ERR_UPSTREAM_TIMEOUT');
+    }
+  });
+
   it('reports the back-end in /health', async () => {
     const { status, body } = await health(app);
     expect(status).toBe(200);
