@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { IrserveError } from 'irserve/plugin';
+import { isConnectionLost } from '../../src/common/backend-link.js';
 import { isTimeout, upstreamError } from '../../src/common/upstream-error.js';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
@@ -58,5 +59,15 @@ describe('back-end failures in the error catalog', () => {
     expect(message).not.toContain('hunter2-pw');
     expect(message).not.toContain('other-secret');
     expect(message).toContain('postgres://app:***@db');
+  });
+
+  it('a timeout never counts as a lost connection (no retry, the service stays listed)', () => {
+    expect(isConnectionLost(new Error('Connection terminated due to connection timeout'))).toBe(
+      false,
+    );
+    expect(isConnectionLost(withCode('connect ECONNREFUSED 127.0.0.1:1', 'ECONNREFUSED'))).toBe(
+      true,
+    );
+    expect(isConnectionLost(new Error('Connection terminated unexpectedly'))).toBe(true);
   });
 });

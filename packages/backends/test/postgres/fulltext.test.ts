@@ -204,6 +204,18 @@ describe.skipIf(!available)('Postgres engine, full-text, on PostgreSQL', () => {
     expect(await unavailable(app)).toEqual([]);
   });
 
+  it('an idle connection the server drops leaves the service available; the next request answers', async () => {
+    await post(app, '/search', { service: 'pg', query: 'thrust', limit: 5 });
+    server.psql(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'irserve'`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await unavailable(app)).not.toContain('pg');
+    const after = await post(app, '/search', { service: 'pg', query: 'thrust', limit: 5 });
+    expect(after.status).toBe(200);
+    expect(Object.keys(after.body.scores).sort()).toEqual(['d1', 'd6']);
+  });
+
   it('answers /health?service= for unknown, malformed and hostile names with a clear error', async () => {
     const unknown = await health(app, 'nope');
     expect(unknown.status).toBe(400);
