@@ -1,14 +1,23 @@
 // irserve in front of a back-end engine, against calling the engine directly, side by side:
 //
-//   npm run build && node bench/backends.mjs [--docs 5000] [--queries 400] [--concurrency 8]
+//   npm run build && node bench/backends.mjs [--docs 5000] [--queries 400] [--concurrency 8] [--rounds 3]
+//     [--only instant,postgresql,sphinx,redis]
 //
 // For each back-end this machine can run (PostgreSQL from Debian `postgresql`, Sphinx
-// `searchd` from `sphinxsearch`), over the same synthetic corpus: queries/s and p50 latency of
-// the driver called directly, of `/search` through irserve (cache off), and of the pipeline
-// `{bm25, backend}RRF%100`. Then cache-hit throughput of a Redis Cluster (3 masters) against a
-// single Redis. Every server is started here on loopback and stopped at the end.
+// `searchd` from `sphinxsearch`), over the same synthetic corpus: queries/s and latency of
+// the driver called directly, of `/search` through irserve (in process, and over HTTP on
+// loopback), and of the pipeline `{bm25, backend}RRF%100` against the same fusion done by the
+// caller. The pipeline is written `{bm25%100, backend%100}RRF%100`: a search stage fetches
+// 1000 by default, the caller's fusion 100. An engine that answers at once (`Instant`) shows
+// irserve's own cost alone. Like with like: the direct side sends the very statement the
+// engine builds (its own SQL builder, same result depth) on a pool with the engine's settings
+// and size, with the same queries and concurrency; every side is warmed up first, and the
+// sides take turns every 50 queries so that a change of machine load hits them alike. Then
+// cache-hit throughput of a Redis Cluster (3 masters) against a single Redis. Every server is
+// started here on loopback and stopped at the end.
 import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,14 +31,25 @@ const { values } = parseArgs({
     docs: { type: 'string', default: '5000' },
     queries: { type: 'string', default: '400' },
     concurrency: { type: 'string', default: '8' },
+    rounds: { type: 'string', default: '3' },
+    only: { type: 'string', default: 'instant,postgresql,sphinx,redis' },
   },
 });
 const DOCS = Number(values.docs);
 const QUERIES = Number(values.queries);
 const CONCURRENCY = Number(values.concurrency);
+const ROUNDS = Number(values.rounds);
+const LIMIT = 100;
+const ONLY = new Set(values.only.split(','));
 
 const { createApp } = await import('../packages/irserve/dist/index.js');
 const { engines } = await import('../packages/backends/dist/index.js');
+// The engines' own statement builders and pool settings, so the direct side sends the same thing.
+const pgSql = await import('../packages/backends/dist/postgres/sql.js');
+const { parsePostgresConfig } = await import('../packages/backends/dist/postgres/config.js');
+const { poolConfig } = await import('../packages/backends/dist/postgres/pool-config.js');
+const sphinxql = await import('../packages/backends/dist/sphinx/sphinxql.js');
+const { parseManticoreConfig } = await import('../packages/backends/dist/sphinx/config.js');
 
 // ---- corpus and queries (deterministic) -----------------------------------------------------
 let seed = 7;
@@ -40,7 +60,9 @@ const corpus = Array.from({ length: DOCS }, (_, i) => ({
   id: `d${i}`,
   text: Array.from({ length: 30 + Math.floor(random() * 40) }, word).join(' '),
 }));
-const queries = Array.from({ length: QUERIES }, () => `${word()} ${word()} ${word()}`);
+// "or" between the words: PostgreSQL's websearch parser then matches any word, as BM25 and
+// Sphinx (operator "or") do, so every side ranks the same kind of result list.
+const queries = Array.from({ length: QUERIES }, () => `${word()} or ${word()} or ${word()}`);
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -51,27 +73,72 @@ const freePort = () =>
     });
   });
 
-/** Runs `call` over every query with `CONCURRENCY` in flight; queries/s and p50 ms. */
-async function measure(call) {
-  for (const q of queries.slice(0, 20)) await call(q); // warm-up
+/**
+ * Runs `call` over `batch` with `CONCURRENCY` in flight: the latencies (ms), the seconds taken
+ * and the CPU seconds this process used (client and irserve; the back-end server's own are not
+ * counted, and are the same on every side since it gets the same statements).
+ */
+async function runBatch(call, batch) {
   const latencies = [];
   let next = 0;
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next < queries.length) {
-        const q = queries[next++];
+      while (next < batch.length) {
+        const q = batch[next++];
         const t = performance.now();
         await call(q);
         latencies.push(performance.now() - t);
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { qps: queries.length / seconds, p50: latencies[Math.floor(latencies.length / 2)] };
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    latencies,
+    seconds: (performance.now() - started) / 1000,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+  };
 }
 
+/** Queries taken by every side in turn, so that a change of machine load hits all sides alike. */
+const SLICE = 50;
+
+/**
+ * Measures the sides (name -> call) after one warm-up pass each: `ROUNDS` passes over the
+ * queries, the sides taking turns every `SLICE` queries. Per side: q/s, p50 and p99 (ms), and
+ * this process's CPU milliseconds per query: unlike latency, hardly moved by other jobs on a
+ * shared machine, so the difference between two sides is the work irserve adds.
+ */
+async function compare(sides) {
+  const entries = Object.entries(sides);
+  for (const [, call] of entries) await runBatch(call, queries); // warm connections and caches
+  const totals = new Map(
+    entries.map(([name]) => [name, { latencies: [], seconds: 0, cpuSeconds: 0 }]),
+  );
+  for (let round = 0; round < ROUNDS; round++)
+    for (let at = 0; at < queries.length; at += SLICE)
+      for (const [name, call] of entries) {
+        const run = await runBatch(call, queries.slice(at, at + SLICE));
+        totals.get(name).latencies.push(...run.latencies);
+        totals.get(name).seconds += run.seconds;
+        totals.get(name).cpuSeconds += run.cpuSeconds;
+      }
+  return Object.fromEntries(
+    [...totals].map(([name, { latencies, seconds, cpuSeconds }]) => {
+      latencies.sort((x, y) => x - y);
+      const at = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))];
+      const cpuMs = (1000 * cpuSeconds) / latencies.length;
+      return [name, { qps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), cpuMs }];
+    }),
+  );
+}
+
+/**
+ * irserve with BM25 over the corpus and `service` as "backend". Batching as docs/scale-out.md
+ * advises for a back-end: no wait to fill a batch (the engine runs a batch's requests side by
+ * side on its pool anyway) and as many batches in flight as the pool has connections.
+ */
 async function appFor(service, dir) {
   writeFileSync(join(dir, 'corpus.jsonl'), corpus.map((d) => JSON.stringify(d)).join('\n'));
   const app = await createApp(
@@ -85,47 +152,115 @@ async function appFor(service, dir) {
         },
       ],
       services: [
-        {
-          name: 'bm25',
-          engine: 'BM25',
-          cache: 0,
-          max_wait_time: 0.002,
-          config: { collection: 'c' },
-        },
-        // Back-end calls wait on the network: several batches in flight, like a pool.
+        { name: 'bm25', engine: 'BM25', cache: 0, max_wait_time: 0, config: { collection: 'c' } },
         {
           ...service,
           name: 'backend',
           cache: 0,
-          max_wait_time: 0.002,
+          max_wait_time: 0,
           max_concurrent_batches: CONCURRENCY,
         },
       ],
     },
     {
       logger: pino({ level: 'warn' }),
-      engines,
+      engines: [...engines, Instant],
       extras: false,
       interactive: false,
       cacheDir: join(dir, 'cache'),
     },
   );
-  await app.start();
+  await app.listen({ port: 0, host: '127.0.0.1' });
   return app;
 }
 
+/** Reciprocal rank fusion (k = 60) of score maps, best `limit` ids: the client-side pipeline. */
+function rrf(lists, limit) {
+  const fused = new Map();
+  for (const scores of lists)
+    Object.entries(scores)
+      .sort((x, y) => y[1] - x[1])
+      .forEach(([id], rank) => fused.set(id, (fused.get(id) ?? 0) + 1 / (60 + rank + 1)));
+  return [...fused].sort((x, y) => y[1] - x[1]).slice(0, limit);
+}
+
+/**
+ * The sides compared for one back-end: `direct` (the driver, the engine's own statement),
+ * `search` (irserve's /search in process), `http` (the same over HTTP on loopback, keep-alive),
+ * `clientFusion` (the back-end directly and irserve's BM25, fused by the caller) and
+ * `pipeline` (`{bm25%100, backend%100}RRF%100` in irserve: the same depth as by hand).
+ */
 async function through(app, direct) {
-  const post = async (url, payload) => {
+  const inject = async (url, payload) => {
     const r = await app.http.inject({ method: 'POST', url, payload });
     if (r.statusCode !== 200) throw new Error(r.body);
+    return r.json();
   };
-  const viaIrserve = await measure((query) =>
-    post('/search', { service: 'backend', query, limit: 100 }),
-  );
-  const fused = await measure((query) =>
-    post('/pipeline', { pipeline: '{bm25, backend}RRF%100', query, collection: 'c' }),
-  );
-  return { direct, viaIrserve, fused };
+  // node:http with keep-alive, one socket per worker: lighter than fetch, so the client's own
+  // work (sharing the CPU with the server in this process) weighs little in the figure.
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const { hostname, port } = new URL(app.addresses.http);
+  const http = (path, payload) =>
+    new Promise((resolve, reject) => {
+      const body = JSON.stringify(payload);
+      const req = request(
+        {
+          agent,
+          hostname,
+          port,
+          path,
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          const chunks = [];
+          res.on('data', (chunk) => chunks.push(chunk));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString();
+            if (res.statusCode !== 200) reject(new Error(text));
+            else resolve(JSON.parse(text));
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  return compare({
+    direct: (query) => direct(query),
+    search: (query) => inject('/search', { service: 'backend', query, limit: LIMIT }),
+    http: (query) => http('/search', { service: 'backend', query, limit: LIMIT }),
+    clientFusion: async (query) => {
+      const [backend, bm25] = await Promise.all([
+        direct(query),
+        inject('/search', { service: 'bm25', query, limit: LIMIT }),
+      ]);
+      return rrf([backend, bm25.scores], LIMIT);
+    },
+    pipeline: (query) =>
+      inject('/pipeline', { pipeline: '{bm25%100, backend%100}RRF%100', query, collection: 'c' }),
+  });
+}
+
+// ---- no back-end: irserve's own cost -------------------------------------------------------
+/** A search engine that answers at once with 100 documents: what is left is irserve's own work. */
+class Instant {
+  static scores = Object.fromEntries(Array.from({ length: LIMIT }, (_, i) => [`d${i}`, LIMIT - i]));
+  async searchBatch(requests) {
+    return requests.map(() => ({ ...Instant.scores }));
+  }
+}
+
+async function instant() {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-instant-'));
+  const app = await appFor({ engine: 'Instant' }, dir);
+  const engine = new Instant();
+  const result = await through(app, async (query) => (await engine.searchBatch([{ query }]))[0]);
+  await app.close();
+  rmSync(dir, { recursive: true, force: true });
+  return result;
 }
 
 // ---- PostgreSQL -----------------------------------------------------------------------------
@@ -178,6 +313,7 @@ async function postgres() {
     database: 'postgres',
     max: CONCURRENCY,
   });
+  pool.on('error', () => undefined); // connections ended by the server's shutdown
   await pool.query(
     "CREATE TABLE docs (id text PRIMARY KEY, text text, tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', text)) STORED)",
   );
@@ -189,28 +325,27 @@ async function postgres() {
     ]);
   }
   await pool.query('CREATE INDEX ON docs USING gin (tsv); ANALYZE docs');
-  const sql =
-    "SELECT id::text AS id, ts_rank_cd(tsv, q, 0) AS score FROM docs, websearch_to_tsquery('simple'::regconfig, $1) q WHERE tsv @@ q ORDER BY score DESC, id LIMIT 100";
-  const direct = await measure((query) => pool.query(sql, [query.split(' ').join(' or ')]));
-  const app = await appFor(
-    {
-      engine: 'Postgres',
-      config: {
-        host: '127.0.0.1',
-        port,
-        user: 'bench',
-        database: 'postgres',
-        table: 'docs',
-        tsvector_column: 'tsv',
-        ts_config: 'simple',
-        pool_size: CONCURRENCY,
-      },
-    },
-    dir,
-  );
-  // The engine's websearch parser reads words as AND; "or" between them for the same result set as BM25.
-  const result = await through(app, direct);
+  const config = {
+    host: '127.0.0.1',
+    port,
+    user: 'bench',
+    database: 'postgres',
+    table: 'docs',
+    tsvector_column: 'tsv',
+    ts_config: 'simple',
+    pool_size: CONCURRENCY,
+  };
+  const settings = parsePostgresConfig(config);
+  const direct = new pg.Pool(poolConfig(settings, undefined));
+  direct.on('error', () => undefined); // connections ended by the server's shutdown
+  const app = await appFor({ engine: 'Postgres', config }, dir);
+  const result = await through(app, async (query) => {
+    const statement = pgSql.fulltextSearch(settings, { query, limit: LIMIT });
+    const { rows } = await direct.query(statement.text, statement.values);
+    return Object.fromEntries(rows.map((row) => [row.id, Number(row.score)]));
+  });
   await app.close();
+  await direct.end();
   await pool.end();
   child.kill('SIGINT');
   await new Promise((r) => child.once('exit', r));
@@ -243,19 +378,29 @@ async function sphinx() {
       part.flatMap((d, j) => [i + j + 1, d.text, d.id]),
     );
   }
-  const sql =
-    "SELECT docid, WEIGHT() AS score FROM rt WHERE MATCH(?) ORDER BY score DESC LIMIT 100 OPTION ranker=expr('1000000*bm25a(1.2,0.75)')";
-  const direct = await measure((query) => pool.query(sql, [`(${query.split(' ').join(' | ')})`]));
-  const app = await appFor(
-    {
-      engine: 'Sphinx',
-      config: { port, index: 'rt', id_attribute: 'docid', pool_size: CONCURRENCY },
-    },
-    dir,
-  );
-  const result = await through(app, direct);
-  await app.close();
   await pool.end();
+  const config = { port, index: 'rt', id_attribute: 'docid', pool_size: CONCURRENCY };
+  const settings = parseManticoreConfig(config);
+  // The engine's pool options (mysql2, keep-alive on), the engine's statement and timeout.
+  const direct = mysql.createPool({
+    host: settings.host,
+    port,
+    connectionLimit: settings.pool_size,
+    connectTimeout: Math.round(settings.timeout * 1000),
+    enableKeepAlive: true,
+  });
+  const app = await appFor({ engine: 'Sphinx', config }, dir);
+  const result = await through(app, async (query) => {
+    const statement = sphinxql.matchSearch(settings, { query, limit: LIMIT });
+    const [rows] = await direct.query({
+      sql: statement.sql,
+      values: statement.values,
+      timeout: Math.round(settings.timeout * 1000),
+    });
+    return Object.fromEntries(rows.map((row) => [String(row.docid), Number(row.score) / 1e6]));
+  });
+  await app.close();
+  await direct.end();
   child.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
   return result;
@@ -349,7 +494,7 @@ async function redis() {
     const hits = (await Promise.all(queries.slice(0, 50).map(call))).filter(
       (r) => r.json().cached,
     ).length;
-    rows[name] = { ...(await measure(call)), hits };
+    rows[name] = { ...(await compare({ call })).call, hits };
     await app.close();
   }
   for (const child of children) child.kill('SIGKILL');
@@ -357,26 +502,33 @@ async function redis() {
   return rows;
 }
 
-const fmt = (m) => `${m.qps.toFixed(0).padStart(7)} q/s  p50 ${m.p50.toFixed(2).padStart(6)} ms`;
+const fmt = (m) =>
+  `${m.qps.toFixed(0).padStart(6)} q/s p50 ${m.p50.toFixed(2).padStart(6)} p99 ${m.p99.toFixed(1).padStart(5)} ms  cpu ${m.cpuMs.toFixed(3)} ms/q`;
+const added = (side, base) =>
+  `${(side.p50 - base.p50).toFixed(2).padStart(6)} ms ${((100 * side.qps) / base.qps).toFixed(0).padStart(4)}%  +${(side.cpuMs - base.cpuMs).toFixed(3)} cpu ms/q`;
 console.log(
-  `corpus ${DOCS} docs, ${QUERIES} queries of 3 words, ${CONCURRENCY} in flight, top 100\n`,
-);
-console.log(
-  'back-end     direct driver               irserve /search            overhead p50  share   {bm25, backend}RRF%100',
+  `corpus ${DOCS} docs, ${QUERIES} queries of 3 words, ${CONCURRENCY} in flight, top ${LIMIT}, ${ROUNDS} rounds, sides taking turns every ${SLICE} queries\n`,
 );
 for (const [name, run] of [
+  ['Instant', instant],
   ['PostgreSQL', postgres],
   ['Sphinx', sphinx],
 ]) {
+  if (!ONLY.has(name.toLowerCase())) continue;
   const r = await run();
   if (!r) continue;
+  console.log(`${name.padEnd(71)}added p50, share of direct q/s, added CPU per query`);
+  console.log(`  driver, direct            ${fmt(r.direct)}`);
+  console.log(`  irserve /search           ${fmt(r.search)}  ${added(r.search, r.direct)}`);
+  console.log(`  irserve /search, HTTP     ${fmt(r.http)}  ${added(r.http, r.direct)}`);
+  console.log(`  driver + BM25, RRF by hand ${fmt(r.clientFusion)}`);
   console.log(
-    `${name.padEnd(12)} ${fmt(r.direct)}   ${fmt(r.viaIrserve)}   ${(r.viaIrserve.p50 - r.direct.p50).toFixed(2).padStart(6)} ms  ${((100 * r.viaIrserve.qps) / r.direct.qps).toFixed(0).padStart(4)}%   ${fmt(r.fused)}`,
+    `  {bm25,backend}RRF%100     ${fmt(r.pipeline)}  ${added(r.pipeline, r.clientFusion)}  (against RRF by hand)`,
   );
 }
-const cache = await redis();
+const cache = ONLY.has('redis') ? await redis() : undefined;
 if (cache) {
-  console.log('\ncache hits   store                        hits of 50 re-asked');
+  console.log('\ncache hits   store                             hits of 50 re-asked');
   for (const [name, m] of Object.entries(cache))
     console.log(`${name.padEnd(12)} ${fmt(m)}   ${m.hits}`);
 }

@@ -6,7 +6,7 @@
  * restart. A request that finds the back-end unreachable puts the link back into that state.
  */
 import { IrserveError, type EngineContext } from 'irserve/plugin';
-import { describe, redactSecrets } from './upstream-error.js';
+import { describe, isTimeout, redactSecrets } from './upstream-error.js';
 
 type Logger = EngineContext['logger'];
 
@@ -160,9 +160,12 @@ export class BackendLink<Client> {
   }
 }
 
-/** Whether `error` says the back-end's connection is gone (as opposed to a failed query). */
+/** Whether `error` says the back-end's connection is gone (as opposed to a failed or slow query). */
 export function isConnectionLost(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  // A back-end too slow to answer or to accept a connection is busy, not gone (pg says
+  // "Connection terminated due to connection timeout"): no retry, and the service stays listed.
+  if (isTimeout(error)) return false;
   const code = (error as { code?: unknown }).code;
   const text = `${typeof code === 'string' ? code : ''} ${error.name} ${error.message}`;
   if (CONNECTION_LOST.test(text)) return true;

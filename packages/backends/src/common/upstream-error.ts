@@ -1,13 +1,38 @@
 /**
- * One mapping from a back-end's failure to irserve's catalog: timeouts become
- * ERR_UPSTREAM_TIMEOUT, everything else ERR_UPSTREAM, the cause kept and the message naming the
+ * One mapping from a back-end's failure to irserve's catalog (docs/errors.md): a back-end that
+ * did not answer within the engine's `timeout` is ERR_UPSTREAM_TIMEOUT (504), any other
+ * failure (refused, reset, an error reply, a back-end listed as down) ERR_UPSTREAM (502), the cause kept and the message naming the
  * service and the back-end. Secrets (passwords, API keys) are cut out of every message, since
  * drivers like to echo connection strings.
  */
 import { IrserveError } from 'irserve/plugin';
 
-/** Codes of Node, pg, mysql2 and the search clients that mean "the back-end did not answer in time". */
-const TIMEOUT_PATTERN = /timed? ?out|ETIMEDOUT|statement timeout|canceling statement|TimeoutError/i;
+/**
+ * Messages of Node, pg, mysql2 and the search clients that mean "the back-end did not answer in
+ * time": pg's `Query read timeout` and `canceling statement due to statement timeout`, mysql2's
+ * `Query inactivity timeout`, the clients' `Request timed out`.
+ */
+const TIMEOUT_PATTERN = /timed? ?out|statement timeout|TimeoutError/i;
+
+/** Error codes with the same meaning: a socket timeout, mysql2's query timeout. */
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'PROTOCOL_SEQUENCE_TIMEOUT']);
+
+/**
+ * Whether a back-end's failure is a timeout (ERR_UPSTREAM_TIMEOUT, 504) rather than a failure
+ * (ERR_UPSTREAM, 502): by the driver's code or error class first, then by its message.
+ *
+ * @example
+ * isTimeout(Object.assign(new Error('Query inactivity timeout'), { code: 'PROTOCOL_SEQUENCE_TIMEOUT' })) // true
+ * isTimeout(new Error('connect ECONNREFUSED 127.0.0.1:5432')) // false
+ */
+export function isTimeout(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && TIMEOUT_CODES.has(code)) return true;
+  if (error.name === 'TimeoutError') return true;
+  if (TIMEOUT_PATTERN.test(error.message)) return true;
+  return error.cause !== undefined && error.cause !== error && isTimeout(error.cause);
+}
 
 export interface UpstreamContext {
   /** The irserve service name. */
@@ -28,7 +53,7 @@ export function upstreamError(error: unknown, context: UpstreamContext): Irserve
   if (error instanceof Error && error.name === 'IrserveError') return error as IrserveError;
   const raw = describe(error);
   const message = redactSecrets(raw, context.secrets ?? []);
-  const timeout = TIMEOUT_PATTERN.test(raw);
+  const timeout = isTimeout(error);
   return new IrserveError(
     timeout ? 'ERR_UPSTREAM_TIMEOUT' : 'ERR_UPSTREAM',
     `service "${context.service}": ${context.backend} ${timeout ? 'did not answer in time' : 'failed'}: ${message}`,

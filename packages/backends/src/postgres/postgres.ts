@@ -7,7 +7,6 @@
  */
 import pg from 'pg';
 import {
-  BaseEngine,
   badRequest,
   type Collection,
   type EngineInit,
@@ -15,45 +14,33 @@ import {
   type Scores,
   type SearchRequest,
 } from 'irserve/plugin';
-import { BackendLink } from '../common/backend-link.js';
+import { BackendEngine } from '../common/backend-engine.js';
 import { secretFrom } from '../common/config.js';
-import { QueryEmbedder } from '../common/query-embedder.js';
 import { similarity } from '../common/similarity.js';
 import { backendCollection } from '../common/text-collection.js';
-import { upstreamError } from '../common/upstream-error.js';
-import { withRetries } from '../common/with-retries.js';
 import { searchRequests } from '../common/requests.js';
 import { parsePostgresConfig, postgresConfigSchema, type PostgresConfig } from './config.js';
 import { poolConfig, postgresAddress } from './pool-config.js';
 import * as sql from './sql.js';
 
-export class Postgres extends BaseEngine {
+export class Postgres extends BackendEngine<pg.Pool> {
   static readonly configSchema = postgresConfigSchema;
   readonly settings: PostgresConfig;
-  readonly #link: BackendLink<pg.Pool>;
-  readonly #embedder: QueryEmbedder | undefined;
-  readonly #secrets: string[];
 
   constructor(init: EngineInit) {
     super(init);
     this.settings = parsePostgresConfig(init.config);
     const password = secretFrom(undefined, this.settings.password_env);
-    this.#secrets = password === undefined ? [] : [password];
-    this.#embedder =
-      this.settings.embedding === undefined
-        ? undefined
-        : new QueryEmbedder(this.settings.embedding, { name: this.name, context: this.context });
     const config = poolConfig(this.settings, password);
-    this.#link = new BackendLink({
-      service: this.name,
-      backend: `PostgreSQL at ${postgresAddress(this.settings)}`,
-      logger: this.context.logger,
-      maxRetryMs: this.settings.reconnect_max_wait * 1000,
-      secrets: this.#secrets,
+    this.attach({
+      address: `PostgreSQL at ${postgresAddress(this.settings)}`,
+      secrets: [password],
+      embedding: this.settings.embedding,
+      reconnectMaxWait: this.settings.reconnect_max_wait,
       connect: async () => {
         const pool = new pg.Pool(config);
         // An idle pooled connection the server drops must not crash the process.
-        pool.on('error', (error) => this.#link.reportFailure(error));
+        pool.on('error', this.droppedConnection);
         try {
           const check = sql.probe(this.settings);
           await pool.query(check.text, check.values);
@@ -67,19 +54,8 @@ export class Postgres extends BaseEngine {
     });
   }
 
-  /** Connects (a back-end that is down is retried in the background, never failing the start). */
-  async start(): Promise<void> {
-    this.#embedder?.check();
-    await this.#link.start();
-  }
-
-  async close(): Promise<void> {
-    await this.#link.close();
-    await this.#embedder?.close();
-  }
-
-  health(): Record<string, unknown> {
-    return this.#link.health();
+  get backendName(): string {
+    return 'PostgreSQL';
   }
 
   provideCollections(): Collection[] {
@@ -109,7 +85,7 @@ export class Postgres extends BaseEngine {
         ),
       );
     }
-    const vectors = await this.#embedder!.embed(
+    const vectors = await this.embedder.embed(
       checked.map((r) => ({ text: r.query, kind: 'query' })),
     );
     return Promise.all(
@@ -146,32 +122,22 @@ export class Postgres extends BaseEngine {
         }),
       );
     }
-    return similarity(this.#embedder!, requests, texts, this.settings.distance);
+    return similarity(this.embedder, requests, texts, this.settings.distance);
   }
 
   /** One statement on the pool, retried on a broken connection; failures become ERR_UPSTREAM. */
-  async #query<Row extends object = { id: string; score: number }>(
+  #query<Row extends object = { id: string; score: number }>(
     statement: sql.Statement,
     vectorSettings = false,
   ): Promise<pg.QueryResult<Row>> {
-    const pool = await this.#link.client();
-    try {
-      return await withRetries(async () => {
-        if (
-          !vectorSettings ||
-          (this.settings.ef_search === undefined && this.settings.probes === undefined)
-        )
-          return await pool.query<Row>(statement.text, statement.values);
-        return await this.#withVectorSettings<Row>(pool, statement);
-      }, this.settings.retries);
-    } catch (error) {
-      this.#link.reportFailure(error);
-      throw upstreamError(error, {
-        service: this.name,
-        backend: 'PostgreSQL',
-        secrets: this.#secrets,
-      });
-    }
+    const knobs = this.settings.ef_search !== undefined || this.settings.probes !== undefined;
+    return this.call(
+      (pool) =>
+        vectorSettings && knobs
+          ? this.#withVectorSettings<Row>(pool, statement)
+          : pool.query<Row>(statement.text, statement.values),
+      this.settings.retries,
+    );
   }
 
   /** `SET LOCAL` of pgvector's search knobs and the search, in one transaction on one connection. */

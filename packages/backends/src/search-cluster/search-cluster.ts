@@ -6,7 +6,6 @@
  * and a kNN service over the same index and fuse them in a pipeline (`{os-bm25, os-knn}RRF`).
  */
 import {
-  BaseEngine,
   badRequest,
   type Collection,
   type EngineInit,
@@ -14,43 +13,32 @@ import {
   type Scores,
   type SearchRequest,
 } from 'irserve/plugin';
-import { BackendLink } from '../common/backend-link.js';
+import { BackendEngine } from '../common/backend-engine.js';
 import { secretFrom } from '../common/config.js';
-import { QueryEmbedder } from '../common/query-embedder.js';
 import { searchRequests, type CheckedSearch } from '../common/requests.js';
 import { similarity } from '../common/similarity.js';
 import { backendCollection } from '../common/text-collection.js';
-import { upstreamError } from '../common/upstream-error.js';
 import { clusterClient, type ClusterClient, type Hit } from './cluster-client.js';
 import { clusterConfigSchema, parseClusterConfig, type ClusterConfig } from './config.js';
 import { bm25Body, byIdFieldBody, knnBody, type Flavor } from './query-body.js';
 
-abstract class SearchCluster extends BaseEngine {
+abstract class SearchCluster extends BackendEngine<ClusterClient> {
   static readonly configSchema = clusterConfigSchema;
   readonly settings: ClusterConfig;
   /** A getter, not a field: the constructor reads it before subclass fields exist. */
   abstract get flavor(): Flavor;
-  readonly #link: BackendLink<ClusterClient>;
-  readonly #embedder: QueryEmbedder | undefined;
-  readonly #secrets: string[];
 
   constructor(init: EngineInit) {
     super(init);
     this.settings = parseClusterConfig(init.config);
     const password = secretFrom(undefined, this.settings.password_env);
     const apiKey = secretFrom(undefined, this.settings.api_key_env);
-    this.#secrets = [password, apiKey].filter((s): s is string => s !== undefined);
-    this.#embedder =
-      this.settings.embedding === undefined
-        ? undefined
-        : new QueryEmbedder(this.settings.embedding, { name: this.name, context: this.context });
     const nodes = [this.settings.node].flat().map((node) => new URL(node).host);
-    this.#link = new BackendLink({
-      service: this.name,
-      backend: `${this.backendName} at ${nodes.join(', ')} (index ${this.settings.index})`,
-      logger: this.context.logger,
-      maxRetryMs: this.settings.reconnect_max_wait * 1000,
-      secrets: this.#secrets,
+    this.attach({
+      address: `${this.backendName} at ${nodes.join(', ')} (index ${this.settings.index})`,
+      secrets: [password, apiKey],
+      embedding: this.settings.embedding,
+      reconnectMaxWait: this.settings.reconnect_max_wait,
       connect: async () => {
         const client = clusterClient(this.flavor, this.settings, {
           username: this.settings.username,
@@ -71,20 +59,6 @@ abstract class SearchCluster extends BaseEngine {
 
   get backendName(): string {
     return this.flavor === 'opensearch' ? 'OpenSearch' : 'Elasticsearch';
-  }
-
-  async start(): Promise<void> {
-    this.#embedder?.check();
-    await this.#link.start();
-  }
-
-  async close(): Promise<void> {
-    await this.#link.close();
-    await this.#embedder?.close();
-  }
-
-  health(): Record<string, unknown> {
-    return this.#link.health();
   }
 
   provideCollections(): Collection[] {
@@ -112,7 +86,7 @@ abstract class SearchCluster extends BaseEngine {
   async searchBatch(requests: SearchRequest[]): Promise<Scores[]> {
     const checked = searchRequests(requests, this.name, this.settings.subset_field);
     const bodies = await this.#bodies(checked);
-    const results = await this.#call((client) => client.msearch(this.settings.index, bodies));
+    const results = await this.call((client) => client.msearch(this.settings.index, bodies));
     return results.map((hits, i) => this.#scores(hits, checked[i]!.limit));
   }
 
@@ -129,13 +103,13 @@ abstract class SearchCluster extends BaseEngine {
         return passage;
       }),
     );
-    return similarity(this.#embedder!, requests, texts, this.settings.similarity);
+    return similarity(this.embedder, requests, texts, this.settings.similarity);
   }
 
   async #bodies(checked: CheckedSearch[]): Promise<Record<string, unknown>[]> {
     if (this.settings.mode === 'bm25')
       return checked.map((request) => bm25Body(this.settings, request));
-    const vectors = await this.#embedder!.embed(
+    const vectors = await this.embedder.embed(
       checked.map((r) => ({ text: r.query, kind: 'query' })),
     );
     return checked.map((request, i) =>
@@ -165,25 +139,11 @@ abstract class SearchCluster extends BaseEngine {
 
   async #source(id: string): Promise<Record<string, unknown> | undefined> {
     if (this.settings.id_field === undefined)
-      return this.#call((client) => client.getSource(this.settings.index, id));
-    const [hits] = await this.#call((client) =>
+      return this.call((client) => client.getSource(this.settings.index, id));
+    const [hits] = await this.call((client) =>
       client.msearch(this.settings.index, [byIdFieldBody(this.settings, id)]),
     );
     return hits?.[0]?._source;
-  }
-
-  async #call<T>(call: (client: ClusterClient) => Promise<T>): Promise<T> {
-    const client = await this.#link.client();
-    try {
-      return await call(client);
-    } catch (error) {
-      this.#link.reportFailure(error);
-      throw upstreamError(error, {
-        service: this.name,
-        backend: this.backendName,
-        secrets: this.#secrets,
-      });
-    }
   }
 }
 

@@ -5,19 +5,10 @@
  * `Sphinx` is the same engine under the other name.
  */
 import mysql from 'mysql2/promise';
-import {
-  BaseEngine,
-  IrserveError,
-  type EngineInit,
-  type Scores,
-  type SearchRequest,
-} from 'irserve/plugin';
-import { BackendLink } from '../common/backend-link.js';
+import { IrserveError, type EngineInit, type Scores, type SearchRequest } from 'irserve/plugin';
+import { BackendEngine } from '../common/backend-engine.js';
 import { secretFrom } from '../common/config.js';
-import { QueryEmbedder } from '../common/query-embedder.js';
 import { searchRequests } from '../common/requests.js';
-import { upstreamError } from '../common/upstream-error.js';
-import { withRetries } from '../common/with-retries.js';
 import { manticoreConfigSchema, parseManticoreConfig, type ManticoreConfig } from './config.js';
 import * as sphinxql from './sphinxql.js';
 
@@ -26,29 +17,20 @@ interface Row {
   score: number | string;
 }
 
-export class Manticore extends BaseEngine {
+export class Manticore extends BackendEngine<mysql.Pool> {
   static readonly configSchema = manticoreConfigSchema;
   readonly settings: ManticoreConfig;
-  readonly #link: BackendLink<mysql.Pool>;
-  readonly #embedder: QueryEmbedder | undefined;
-  readonly #secrets: string[];
 
   constructor(init: EngineInit) {
     super(init);
     this.settings = parseManticoreConfig(init.config);
     const password = secretFrom(undefined, this.settings.password_env);
-    this.#secrets = password === undefined ? [] : [password];
-    this.#embedder =
-      this.settings.embedding === undefined
-        ? undefined
-        : new QueryEmbedder(this.settings.embedding, { name: this.name, context: this.context });
     const { host, port, index } = this.settings;
-    this.#link = new BackendLink({
-      service: this.name,
-      backend: `${this.backendName} at ${host}:${port} (index ${index})`,
-      logger: this.context.logger,
-      maxRetryMs: this.settings.reconnect_max_wait * 1000,
-      secrets: this.#secrets,
+    this.attach({
+      address: `${this.backendName} at ${host}:${port} (index ${index})`,
+      secrets: [password],
+      embedding: this.settings.embedding,
+      reconnectMaxWait: this.settings.reconnect_max_wait,
       connect: async () => {
         const pool = mysql.createPool({
           host,
@@ -60,9 +42,7 @@ export class Manticore extends BaseEngine {
           enableKeepAlive: true,
         });
         // A pooled connection the server drops must not crash the process.
-        pool.on('connection', (connection) =>
-          connection.on('error', (error) => this.#link.reportFailure(error)),
-        );
+        pool.on('connection', (connection) => connection.on('error', this.droppedConnection));
         try {
           await this.#checkIndex(pool);
           return pool;
@@ -80,20 +60,6 @@ export class Manticore extends BaseEngine {
     return this.constructor.name === 'Sphinx' ? 'Sphinx' : 'Manticore';
   }
 
-  async start(): Promise<void> {
-    this.#embedder?.check();
-    await this.#link.start();
-  }
-
-  async close(): Promise<void> {
-    await this.#link.close();
-    await this.#embedder?.close();
-  }
-
-  health(): Record<string, unknown> {
-    return this.#link.health();
-  }
-
   async searchBatch(requests: SearchRequest[]): Promise<Scores[]> {
     const checked = searchRequests(requests, this.name, this.settings.subset_field);
     if (this.settings.mode !== 'knn') {
@@ -106,7 +72,7 @@ export class Manticore extends BaseEngine {
         ),
       );
     }
-    const vectors = await this.#embedder!.embed(
+    const vectors = await this.embedder.embed(
       checked.map((r) => ({ text: r.query, kind: 'query' })),
     );
     return Promise.all(
@@ -136,27 +102,18 @@ export class Manticore extends BaseEngine {
     return scores;
   }
 
+  /** One statement on the pool, retried on a broken connection; failures become ERR_UPSTREAM. */
   async #query(statement: sphinxql.Statement): Promise<Row[]> {
-    const pool = await this.#link.client();
-    try {
-      const [rows] = await withRetries(
-        () =>
-          pool.query({
-            sql: statement.sql,
-            values: statement.values,
-            timeout: Math.round(this.settings.timeout * 1000),
-          }),
-        this.settings.retries,
-      );
-      return rows as Row[];
-    } catch (error) {
-      this.#link.reportFailure(error);
-      throw upstreamError(error, {
-        service: this.name,
-        backend: this.backendName,
-        secrets: this.#secrets,
-      });
-    }
+    const [rows] = await this.call(
+      (pool) =>
+        pool.query({
+          sql: statement.sql,
+          values: statement.values,
+          timeout: Math.round(this.settings.timeout * 1000),
+        }),
+      this.settings.retries,
+    );
+    return rows as Row[];
   }
 
   /** The configured index must exist on the server (`SHOW TABLES`). */

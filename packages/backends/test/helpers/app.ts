@@ -40,7 +40,15 @@ export async function post(app: App, url: string, body: unknown) {
   return { status: response.statusCode, body: response.json() };
 }
 
-export async function health(app: App) {
-  const response = await app.http.inject({ method: 'GET', url: '/health' });
+/** GET `/health` (or `/health?service=NAME`); status and parsed body. */
+export async function health(app: App, service?: string) {
+  const url = service === undefined ? '/health' : `/health?service=${encodeURIComponent(service)}`;
+  const response = await app.http.inject({ method: 'GET', url });
   return { status: response.statusCode, body: response.json() };
+}
+
+/** GET `/avail`'s `unavailable` list. */
+export async function unavailable(app: App): Promise<string[]> {
+  const response = await app.http.inject({ method: 'GET', url: '/avail' });
+  return response.json<{ unavailable: string[] }>().unavailable;
 }

@@ -8,6 +8,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { binaryAvailable, freePort } from './ports.js';
+import { untilReady } from './spawn-server.js';
 
 /** The directory of `initdb` and `postgres`: Debian keeps them out of the PATH. */
 function binDir(): string | undefined {
@@ -67,24 +68,7 @@ export class PostgresServer {
       { stdio: ['ignore', 'pipe', 'pipe'], ...(this.#owner ?? {}) },
     );
     this.#child = child;
-    await new Promise<void>((resolveStart, reject) => {
-      let output = '';
-      const timer = setTimeout(
-        () => reject(new Error(`postgres did not start: ${output}`)),
-        30_000,
-      );
-      child.stderr.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (/ready to accept connections/.test(output)) {
-          clearTimeout(timer);
-          resolveStart();
-        }
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`postgres exited with ${code}: ${output}`));
-      });
-    });
+    await untilReady(child, 'postgres', /ready to accept connections/, 30_000);
   }
 
   /** Runs SQL through psql over the Unix socket (trusted locally). */

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { binaryAvailable, freePort } from './ports.js';
+import { untilReady } from './spawn-server.js';
 
 export function searchdAvailable(): boolean {
   return binaryAvailable('searchd', ['--help'], 'sphinxsearch');
@@ -30,23 +31,7 @@ export class SearchdServer {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.#child = child;
-    await new Promise<void>((resolveStart, reject) => {
-      let output = '';
-      const timer = setTimeout(() => reject(new Error(`searchd did not start: ${output}`)), 15_000);
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (/accepting connections/.test(output)) {
-          clearTimeout(timer);
-          resolveStart();
-        }
-      };
-      child.stdout.on('data', onData);
-      child.stderr.on('data', onData);
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`searchd exited with ${code}: ${output}`));
-      });
-    });
+    await untilReady(child, 'searchd', /accepting connections/, 15_000);
   }
 
   /** Inserts documents into `rt` (numeric ids from 1 up, irserve ids in `docid`). */

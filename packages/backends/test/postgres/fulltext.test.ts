@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from 'irserve';
-import { backendApp, health, post } from '../helpers/app.js';
+import { backendApp, health, post, unavailable } from '../helpers/app.js';
 import { DOCS, literal } from '../helpers/corpus.js';
 import { PostgresServer, postgresAvailable } from '../helpers/postgres-server.js';
 import { freePort, waitFor } from '../helpers/ports.js';
@@ -177,11 +177,59 @@ describe.skipIf(!available)('Postgres engine, full-text, on PostgreSQL', () => {
     expect(Object.keys(fast.body.scores).sort()).toEqual(['d1', 'd6']);
   });
 
+  it('fails a burst of slow requests together: a timed-out batch is not re-run item by item', async () => {
+    // 12 at once: one batch of 1, then one of 11. Re-run one by one, the 11 would take 11
+    // statement timeouts (3.3 s and more) before their 504.
+    const started = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        post(app, '/search', { service: 'slow', query: `thrust or burst${i}`, limit: 5 }),
+      ),
+    );
+    expect(Date.now() - started).toBeLessThan(3000);
+    for (const answer of answers) {
+      expect(answer.status).toBe(504);
+      expect(answer.body.code).toBe('ERR_UPSTREAM_TIMEOUT');
+    }
+  });
+
   it('reports the back-end in /health', async () => {
     const { status, body } = await health(app);
     expect(status).toBe(200);
     expect(body.ready).toBe(true);
     expect(body.engines.find((e: { service: string }) => e.service === 'pg').state).toBe('up');
+    const one = await health(app, 'pg');
+    expect(one.status).toBe(200);
+    expect(one.body.service).toEqual({ name: 'pg', available: true });
+    expect(await unavailable(app)).toEqual([]);
+  });
+
+  it('an idle connection the server drops leaves the service available; the next request answers', async () => {
+    await post(app, '/search', { service: 'pg', query: 'thrust', limit: 5 });
+    server.psql(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'irserve'`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await unavailable(app)).not.toContain('pg');
+    const after = await post(app, '/search', { service: 'pg', query: 'thrust', limit: 5 });
+    expect(after.status).toBe(200);
+    expect(Object.keys(after.body.scores).sort()).toEqual(['d1', 'd6']);
+  });
+
+  it('answers /health?service= for unknown, malformed and hostile names with a clear error', async () => {
+    const unknown = await health(app, 'nope');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.code).toBe('ERR_SERVICE_NOT_FOUND');
+    const long = await health(app, 'x'.repeat(5000));
+    expect(long.status).toBe(400);
+    expect(long.body.error).toMatch(/service/);
+    const hostile = await health(app, '__proto__');
+    expect(hostile.status).toBe(400);
+    expect(hostile.body.code).toBe('ERR_SERVICE_NOT_FOUND');
+    const twice = await app.http.inject({ method: 'GET', url: '/health?service=pg&service=pg' });
+    expect(twice.statusCode).toBe(400);
+    const empty = await app.http.inject({ method: 'GET', url: '/health?service=' });
+    expect(empty.statusCode).toBe(400);
   });
 
   it('never logs the password, even when it is wrong', async () => {
@@ -238,7 +286,12 @@ describe.skipIf(!available)('Postgres engine, back-end down at start', () => {
       expect(before.body.error).toMatch(/unavailable/);
       const down = await health(app);
       expect(down.body.status).toBe('degraded');
-      expect(down.body.engines[0].state).toBe('down');
+      expect(down.body.engines[0]).toMatchObject({ service: 'late', state: 'down' });
+      // Listed as unavailable, and a per-service health check a load balancer can act on.
+      expect(await unavailable(app)).toEqual(['late']);
+      const probe = await health(app, 'late');
+      expect(probe.status).toBe(503);
+      expect(probe.body.service).toEqual({ name: 'late', available: false });
       await server.start();
       server.psql(
         `CREATE TABLE docs (id text PRIMARY KEY, text text); INSERT INTO docs VALUES ('d1', 'jet thrust')`,
@@ -247,6 +300,8 @@ describe.skipIf(!available)('Postgres engine, back-end down at start', () => {
       const after = await post(app, '/search', { service: 'late', query: 'thrust' });
       expect(after.status).toBe(200);
       expect(Object.keys(after.body.scores)).toEqual(['d1']);
+      expect(await unavailable(app)).toEqual([]);
+      expect((await health(app, 'late')).status).toBe(200);
     } finally {
       await app.close();
       await server.destroy();

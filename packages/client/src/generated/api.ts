@@ -38,6 +38,8 @@ export interface AvailResponse {
   batch_endpoint?: string;
   /** the gRPC port, when gRPC is served */
   grpc_port?: number;
+  /** listed services whose back-end is unreachable now: they answer ERR_UPSTREAM until it is back (irserve extension) */
+  unavailable?: string[];
   [key: string]: unknown;
 }
 
@@ -198,10 +200,18 @@ export interface HealthResponse {
   }[];
   /** engines over an external back-end (@irserve/backends), each with its state */
   engines?: {
+    /** the service */
+    service: string;
     /** the back-end's state: up, down or connecting */
     state: string;
     [key: string]: unknown;
   }[];
+  /** with ?service=: that service (the HTTP status is 503 when it is unavailable) */
+  service?: {
+    name: string;
+    /** false while the service's back-end is unreachable */
+    available: boolean;
+  };
 }
 
 export interface PingResponse {

@@ -205,7 +205,9 @@ function healthReport(
 ): Record<string, unknown> {
   const stores = kvPool.health();
   const imports = federation?.health() ?? [];
-  const backends = engines.flatMap(({ engine }) => (engine.health ? [engine.health()] : []));
+  const backends = engines.flatMap(({ name, engine }): Record<string, unknown>[] =>
+    engine.health ? [{ service: name, ...engine.health() }] : [],
+  );
   const ok =
     stores.every((store) => store.state !== 'down') &&
     imports.every((remote) => remote.state === 'up') &&

@@ -5,6 +5,7 @@
 import type { CallOptions } from '../registry/types.js';
 import { badRequest } from '../errors.js';
 import type { AppCore } from './app-core.js';
+import { unavailableServices } from './availability.js';
 import { engineFields, envelope } from './envelope.js';
 import { withTimeout } from './request-deadline.js';
 import { parseRequest } from './validate.js';
@@ -133,5 +134,7 @@ export function avail(core: AppCore): Record<string, unknown> {
     embed_sparse: core.services.names('embed_sparse'),
     // Additive: tells an irserve front that it may send `POST /batch` (RoutIR ignores it).
     batch_endpoint: '/batch',
+    // Additive: listed services whose back-end is unreachable now (they answer ERR_UPSTREAM).
+    unavailable: unavailableServices(core.health()),
   };
 }

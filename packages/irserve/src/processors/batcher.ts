@@ -63,6 +63,8 @@ const ABANDONED_PER_SLOT = 16;
 /** Errors that say nothing about one item: retrying the items one by one would not help. */
 const NOT_ISOLATED = new Set([
   'ERR_TIMEOUT',
+  // A back-end or remote that did not answer in time would only time out again, item by item.
+  'ERR_UPSTREAM_TIMEOUT',
   'ERR_SHUTTING_DOWN',
   'ERR_OVERLOADED',
   'ERR_CLIENT_CLOSED',

@@ -14,7 +14,11 @@ function checkScoreMap(service: string, value: unknown, index: number): void {
       `returned ${describe(value)} for request ${index}; expected an object of document id to score`,
     );
   }
-  for (const [id, score] of Object.entries(value)) {
+  // for...in rather than Object.entries: no pair arrays per document on the hot path.
+  const scores = value as Record<string, unknown>;
+  for (const id in scores) {
+    if (!Object.hasOwn(scores, id)) continue;
+    const score = scores[id];
     if (typeof score !== 'number' || Number.isNaN(score)) {
       throw engineError(
         service,

@@ -12,6 +12,10 @@ function cli(port: number, ...args: string[]): string {
   return spawnSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8' }).stdout ?? '';
 }
 
+function replication(port: number): string {
+  return cli(port, 'info', 'replication');
+}
+
 async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
@@ -66,6 +70,13 @@ export class RedisClusterNodes {
           `nodes-${port}.conf`,
           '--cluster-node-timeout',
           '1000',
+          // A replica may take over however long ago it last heard from its master (the
+          // default refuses when that is over ten node timeouts, which a loaded machine reaches).
+          '--cluster-replica-validity-factor',
+          '0',
+          // Redis 7 delays a diskless full sync by 5 s to gather replicas: sync at once.
+          '--repl-diskless-sync-delay',
+          '0',
         ]),
       ),
     );
@@ -87,11 +98,21 @@ export class RedisClusterNodes {
       () => this.ports.every((port) => cli(port, 'cluster', 'info').includes('cluster_state:ok')),
       'cluster state ok',
     );
+    // A replica still waiting for its first sync could not take over: wait until all are in sync.
+    await until(
+      () => this.replicas().every((port) => /master_link_status:up/.test(replication(port))),
+      'replicas in sync',
+    );
+  }
+
+  /** Ports of the nodes that are replicas now. */
+  replicas(): number[] {
+    return this.ports.filter((port) => /role:slave/.test(replication(port)));
   }
 
   /** Ports of the nodes that are masters now. */
   masters(): number[] {
-    return this.ports.filter((port) => /role:master/.test(cli(port, 'info', 'replication')));
+    return this.ports.filter((port) => /role:master/.test(replication(port)));
   }
 
   /** Keys held by a node. */

@@ -89,6 +89,12 @@ export const availResponseSchema = z.looseObject({
   score_view_kinds: z.record(z.string(), viewKind).describe('score service to its input kind'),
   batch_endpoint: z.string().optional().describe('path of POST /batch (irserve extension)'),
   grpc_port: z.int().optional().describe('the gRPC port, when gRPC is served'),
+  unavailable: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'listed services whose back-end is unreachable now: they answer ERR_UPSTREAM until it is back (irserve extension)',
+    ),
 });
 
 export const healthResponseSchema = z.strictObject({
@@ -122,11 +128,19 @@ export const healthResponseSchema = z.strictObject({
   engines: z
     .array(
       z.looseObject({
+        service: z.string().describe('the service'),
         state: z.string().describe("the back-end's state: up, down or connecting"),
       }),
     )
     .optional()
     .describe('engines over an external back-end (@irserve/backends), each with its state'),
+  service: z
+    .strictObject({
+      name: z.string(),
+      available: z.boolean().describe("false while the service's back-end is unreachable"),
+    })
+    .optional()
+    .describe('with ?service=: that service (the HTTP status is 503 when it is unavailable)'),
 });
 
 export const pingResponseSchema = z.strictObject({ status: z.literal('pong') });

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { AppCore } from '../../../core/app-core.js';
 import { batchRequestSchema, runBatch } from '../../../core/batch.js';
+import { healthFor } from '../../../core/availability.js';
 import { avail, decomposeQuery, fuse, score, search } from '../../../core/handlers.js';
 import {
   decomposeRequestSchema,
@@ -63,14 +65,24 @@ export function coreRoutes(
   server.get('/ping', { config: { openapi: pingDoc } }, async () => ({ status: 'pong' }));
   const healthDoc: RouteDoc = {
     operationId: 'health',
-    summary: 'Readiness: degraded while a cache store or an imported remote is unreachable',
+    summary:
+      "Readiness: degraded while a cache store, an imported remote or a back-end is unreachable; with ?service=, that service's",
     tags: ['server'],
+    query: z.object({
+      service: z
+        .string()
+        .optional()
+        .describe(
+          'one service: 503 while its back-end is unreachable (ERR_SERVICE_NOT_FOUND if unknown)',
+        ),
+    }),
+    errors: [400, 503],
     response: { name: 'HealthResponse', schema: healthResponseSchema },
   };
   // 503 until the app has started and once it drains, so load balancers route around it.
-  server.get('/health', { config: { openapi: healthDoc } }, async (_request, reply) => {
-    const report = core.health();
-    if (report.ready === false) void reply.code(503);
+  server.get('/health', { config: { openapi: healthDoc } }, async (request, reply) => {
+    const { status, report } = healthFor(core, (request.query as { service?: unknown }).service);
+    void reply.code(status);
     return report;
   });
   const availDoc: RouteDoc = {
