@@ -7,7 +7,12 @@ export { PLAIDX } from './engine/plaidx.js';
 export { plaidxConfigSchema, type PlaidxConfig } from './engine/config.js';
 export { engines } from './engines.js';
 export { openPlaidIndex, type PlaidIndex, type OpenOptions } from './index/plaid-index.js';
-export { plaidSearch, type PassageHits } from './search/plaid-search.js';
+export {
+  plaidSearch,
+  emptyStats,
+  type PassageHits,
+  type SearchStats,
+} from './search/plaid-search.js';
 export { depthFor, resolveDepth, type SearchDepth } from './search/depth.js';
 export { maxSim } from './search/maxsim.js';
 export { tokenMatrix, type TokenMatrix } from './search/query.js';

@@ -86,6 +86,12 @@ export class HttpTokenEncoder implements TokenEncoder {
     return (await Promise.all(batches)).flat();
   }
 
+  /** Encodes a probe query: an HTTP encoder declares its dimension nowhere else. */
+  async dimension(): Promise<number> {
+    const [probe] = await this.encodeQueries(['dimension probe']);
+    return probe!.dim;
+  }
+
   async close(): Promise<void> {
     await this.#http.close();
   }

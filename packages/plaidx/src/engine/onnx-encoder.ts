@@ -132,6 +132,14 @@ class OnnxColbertEncoder implements TokenEncoder {
     );
   }
 
+  /** The graph's static output dimension, else that of an encoded probe query. */
+  async dimension(): Promise<number> {
+    const declared = this.lease.session.outputShape(this.output)?.[2];
+    if (typeof declared === 'number' && declared > 0) return declared;
+    const [probe] = await this.encodeQueries(['dimension probe']);
+    return probe!.dim;
+  }
+
   close(): Promise<void> {
     return this.lease.release();
   }

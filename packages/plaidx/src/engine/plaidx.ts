@@ -149,6 +149,7 @@ export class PLAIDX extends BaseEngine {
         cause: error,
       });
     }
+    await this.#checkEncoderDimension(index.dim);
     const mappingPath = await this.#mappingPath(dir);
     const docOf =
       mappingPath === undefined
@@ -167,6 +168,36 @@ export class PLAIDX extends BaseEngine {
             docOf ?? Array.from({ length: index.numPassages }, (_, p) => String(p)),
           );
     return { index, docOf, subsets, masks: new Map() };
+  }
+
+  /**
+   * Fails the start when the encoder's token vectors cannot be searched in the index. An HTTP
+   * encoder that cannot be reached yet only gets a warning: each request is checked again.
+   */
+  async #checkEncoderDimension(indexDim: number): Promise<void> {
+    const encoder = this.#encoder;
+    if (!encoder) return;
+    const { checkpoint, encoder_url: url, index_path: indexPath } = this.settings;
+    const field =
+      checkpoint !== undefined
+        ? `config.checkpoint (${checkpoint})`
+        : `config.encoder_url (${url})`;
+    let dim: number;
+    try {
+      dim = await encoder.dimension();
+    } catch (error) {
+      if (checkpoint !== undefined) throw error;
+      this.context.logger.warn(
+        { service: this.name, err: error },
+        `could not ask ${field} for its dimension at start-up; every request is checked instead`,
+      );
+      return;
+    }
+    if (dim !== indexDim)
+      throw new IrserveError(
+        'ERR_CONFIG',
+        `service "${this.name}": ${field} produces ${dim}-dimensional token vectors, but config.index_path (${indexPath}) holds ${indexDim}-dimensional ones: use the encoder the index was built with`,
+      );
   }
 
   /** RoutIR's lookup: the configured file, else `passage_mapping.tsv` or `mapping.tsv` in the index. */

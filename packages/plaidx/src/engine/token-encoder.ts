@@ -13,5 +13,10 @@ export interface TokenEncoder {
   encodeQueries(texts: readonly string[]): Promise<TokenMatrix[]>;
   /** The windows of each non-empty passage (empty passages have none). */
   encodePassages(texts: readonly string[]): Promise<PassageWindow[]>;
+  /**
+   * The dimension of the token vectors it produces, for the start-up check against the
+   * index: from the model's output shape when static, else by encoding a probe query.
+   */
+  dimension(): Promise<number>;
   close(): Promise<void>;
 }

@@ -17,6 +17,10 @@ export interface ResidualCodec {
   readonly weights: Float32Array;
   /** For byte value b, the bucket of its k-th dimension at `b * perByte + k`. */
   readonly byteBuckets: Uint8Array;
+  /** PLAID's decompression lookup table: the weight of byte b's k-th dimension at `b * perByte + k`. */
+  readonly byteWeights: Float32Array;
+  /** For byte value b, the sum of its dimensions' squared weights (a residual's norm, per byte). */
+  readonly byteSquares: Float32Array;
   readonly perByte: number;
 }
 
@@ -40,7 +44,23 @@ export function makeCodec(
       byteBuckets[byte * perByte + k] = bucket;
     }
   }
-  return { nbits, dim, packedDim: (dim * nbits) / 8, cutoffs, weights, byteBuckets, perByte };
+  const byteWeights = new Float32Array(256 * perByte);
+  const byteSquares = new Float32Array(256);
+  for (let i = 0; i < byteWeights.length; i++) {
+    byteWeights[i] = weights[byteBuckets[i]!] ?? 0;
+    byteSquares[Math.floor(i / perByte)]! += byteWeights[i]! * byteWeights[i]!;
+  }
+  return {
+    nbits,
+    dim,
+    packedDim: (dim * nbits) / 8,
+    cutoffs,
+    weights,
+    byteBuckets,
+    byteWeights,
+    byteSquares,
+    perByte,
+  };
 }
 
 /** Decodes embedding `row` (centroid `code`) into `out` at `outOffset`. */
@@ -53,14 +73,14 @@ export function decompressRow(
   out: Float32Array,
   outOffset: number,
 ): void {
-  const { dim, packedDim, perByte, byteBuckets, weights } = codec;
+  const { dim, packedDim, perByte, byteWeights } = codec;
   const base = row * packedDim;
   const centroid = code * dim;
   for (let p = 0; p < packedDim; p++) {
     const byte = residuals[base + p]! * perByte;
     const d = p * perByte;
     for (let k = 0; k < perByte; k++) {
-      out[outOffset + d + k] = centroids[centroid + d + k]! + weights[byteBuckets[byte + k]!]!;
+      out[outOffset + d + k] = centroids[centroid + d + k]! + byteWeights[byte + k]!;
     }
   }
 }

@@ -23,6 +23,8 @@ export interface PlaidIndex {
   readonly numEmbeddings: number;
   /** numCentroids x dim, row-major. */
   readonly centroids: Float32Array;
+  /** |c|² of each centroid (1 for ColBERT's normalised centroids, up to float16 rounding). */
+  readonly centroidSquaredNorms: Float32Array;
   readonly codec: ResidualCodec;
   /** Passages of centroid c: `ivfPids[ivfOffsets[c] .. ivfOffsets[c + 1]]`, ascending. */
   readonly ivfOffsets: Int32Array;
@@ -138,6 +140,7 @@ export async function openPlaidIndex(dir: string, options: OpenOptions = {}): Pr
     numPassages: doclens.length,
     numEmbeddings,
     centroids,
+    centroidSquaredNorms: squaredNorms(centroids, dim),
     codec,
     ivfOffsets: offsets,
     ivfPids: pids,
@@ -146,4 +149,14 @@ export async function openPlaidIndex(dir: string, options: OpenOptions = {}): Pr
     codes,
     residuals,
   };
+}
+
+function squaredNorms(rows: Float32Array, dim: number): Float32Array {
+  const out = new Float32Array(dim === 0 ? 0 : rows.length / dim);
+  for (let r = 0; r < out.length; r++) {
+    let sum = 0;
+    for (let j = 0; j < dim; j++) sum += rows[r * dim + j]! * rows[r * dim + j]!;
+    out[r] = sum;
+  }
+  return out;
 }

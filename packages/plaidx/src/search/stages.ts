@@ -3,21 +3,56 @@
  * candidate passages from the IVF cells nearest each token, and centroid-only ("approximate")
  * scores that keep the most promising candidates before any residual is decoded.
  */
-import { dot } from '@irserve/dense';
 import type { PlaidIndex } from '../index/plaid-index.js';
+import { dotRows } from './dots.js';
 import type { TokenMatrix } from './query.js';
 import { TopK } from './top-k.js';
 
 /** Score of every centroid for every query token, at `c * query.length + t`. */
 export function centroidScores(index: PlaidIndex, query: TokenMatrix): Float32Array {
-  const { numCentroids, centroids, dim } = index;
-  const qlen = query.length;
-  const scores = new Float32Array(numCentroids * qlen);
-  for (let c = 0; c < numCentroids; c++) {
-    for (let t = 0; t < qlen; t++)
-      scores[c * qlen + t] = dot(centroids, c * dim, query.vectors, t * dim, dim);
-  }
+  const scores = new Float32Array(index.numCentroids * query.length);
+  dotRows(index.centroids, 0, index.numCentroids, query.vectors, query.length, index.dim, scores);
   return scores;
+}
+
+/**
+ * The `ncells` best centroids of each query token, without repeats. One pass over the score
+ * matrix in memory order, keeping a small sorted list per token (ncells is 1 to a few).
+ *
+ * @example bestCells(scores, 32, 4096, 2) // up to 64 distinct centroid numbers
+ */
+export function bestCells(
+  scores: Float32Array,
+  qlen: number,
+  numCentroids: number,
+  ncells: number,
+): Int32Array {
+  const n = Math.max(0, Math.min(ncells, numCentroids));
+  const ids = new Int32Array(qlen * n).fill(-1);
+  const best = new Float32Array(qlen * n).fill(-Infinity);
+  for (let c = 0; c < numCentroids; c++) {
+    const row = c * qlen;
+    for (let t = 0; t < qlen; t++) {
+      const s = scores[row + t]!;
+      const base = t * n;
+      if (n === 0 || s <= best[base + n - 1]!) continue;
+      let i = n - 1;
+      for (; i > 0 && best[base + i - 1]! < s; i--) {
+        best[base + i] = best[base + i - 1]!;
+        ids[base + i] = ids[base + i - 1]!;
+      }
+      best[base + i] = s;
+      ids[base + i] = c;
+    }
+  }
+  const seen = new Uint8Array(numCentroids);
+  const cells: number[] = [];
+  for (const c of ids) {
+    if (c < 0 || seen[c]) continue;
+    seen[c] = 1;
+    cells.push(c);
+  }
+  return Int32Array.from(cells);
 }
 
 /**
@@ -31,23 +66,23 @@ export function candidates(
   ncells: number,
   allowed?: Uint8Array,
 ): Int32Array {
-  const cells = new Set<number>();
-  for (let t = 0; t < qlen; t++) {
-    const best = new TopK(Math.min(ncells, index.numCentroids));
-    for (let c = 0; c < index.numCentroids; c++) best.push(c, scores[c * qlen + t]!);
-    for (let i = 0; i < best.size; i++) cells.add(best.ids[i]!);
-  }
+  const { ivfOffsets, ivfPids } = index;
+  const cells = bestCells(scores, qlen, index.numCentroids, ncells);
+  let bound = 0;
+  for (const cell of cells) bound += ivfOffsets[cell + 1]! - ivfOffsets[cell]!;
+  const out = new Int32Array(Math.min(bound, index.numPassages));
   const seen = new Uint8Array(index.numPassages);
-  const out: number[] = [];
+  let size = 0;
   for (const cell of cells) {
-    for (let i = index.ivfOffsets[cell]!; i < index.ivfOffsets[cell + 1]!; i++) {
-      const pid = index.ivfPids[i]!;
+    const end = ivfOffsets[cell + 1]!;
+    for (let i = ivfOffsets[cell]!; i < end; i++) {
+      const pid = ivfPids[i]!;
       if (seen[pid] || (allowed && !allowed[pid])) continue;
       seen[pid] = 1;
-      out.push(pid);
+      out[size++] = pid;
     }
   }
-  return Int32Array.from(out);
+  return out.subarray(0, size);
 }
 
 /** Centroids whose best score over the query tokens reaches `threshold` (stage 2's pruning). */
@@ -76,6 +111,7 @@ export function approximateTop(
   n: number,
   kept?: Uint8Array,
 ): Int32Array {
+  const { codes, docOffsets } = index;
   const best = new TopK(Math.min(n, pids.length));
   const perToken = new Float32Array(qlen);
   for (let i = 0; i < pids.length; i++) {
@@ -83,12 +119,15 @@ export function approximateTop(
     // ColBERT's filter starts each token's maximum at -9999: a passage whose every token
     // was pruned ranks last instead of being dropped.
     perToken.fill(-9999);
-    for (let e = index.docOffsets[pid]!; e < index.docOffsets[pid + 1]!; e++) {
-      const code = index.codes[e]!;
+    const end = docOffsets[pid + 1]!;
+    for (let e = docOffsets[pid]!; e < end; e++) {
+      const code = codes[e]!;
       if (kept && !kept[code]) continue;
       const row = code * qlen;
-      for (let t = 0; t < qlen; t++)
-        if (scores[row + t]! > perToken[t]!) perToken[t] = scores[row + t]!;
+      for (let t = 0; t < qlen; t++) {
+        const s = scores[row + t]!;
+        if (s > perToken[t]!) perToken[t] = s;
+      }
     }
     let total = 0;
     for (let t = 0; t < qlen; t++) total += perToken[t]!;

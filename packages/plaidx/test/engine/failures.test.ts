@@ -115,6 +115,32 @@ describe('PLAIDX failures', () => {
     }
   });
 
+  it('fails the start when the HTTP encoder answers another dimension, naming both and the fields', async () => {
+    world.encoder.setDim(DIM * 2);
+    try {
+      await expect(startApp(world.config(), world.dir)).rejects.toThrow(
+        /config\.encoder_url \(http:\/\/127\.0\.0\.1:\d+\) produces 64-dimensional token vectors, but config\.index_path \(index\) holds 32-dimensional ones/,
+      );
+    } finally {
+      world.encoder.setDim(DIM);
+    }
+  });
+
+  it('starts while the HTTP encoder is down (a warning), and checks each request instead', async () => {
+    world.encoder.failWith(503);
+    const app = await startApp(world.config({ retries: 0 }), world.dir);
+    try {
+      const outage = await post(app, '/search', { service: 'plaidx', query: 'jet', limit: 2 });
+      expect(outage.status).toBe(502);
+      world.encoder.failWith(undefined);
+      const ok = await post(app, '/search', { service: 'plaidx', query: 'jet', limit: 2 });
+      expect(ok.status).toBe(200);
+    } finally {
+      world.encoder.failWith(undefined);
+      await app.close();
+    }
+  });
+
   it('without an encoder, text queries are a 400 asking for query_vectors; without an index, search is a 400', async () => {
     const noEncoder = await startApp(world.config({ encoder_url: undefined }), world.dir);
     try {

@@ -137,6 +137,37 @@ describe('ONNX ColBERT encoder', () => {
     }
   });
 
+  it('knows its output dimension, and the engine refuses to start on an index of another', async () => {
+    expect(await encoder.dimension()).toBe(8);
+    const indexDir = join(dir, 'index-16');
+    const random = (i: number) => Math.sin(i * 12.9898) * 0.5;
+    await buildPlaidIndex({
+      source: memoryShards([
+        {
+          features: Float32Array.from({ length: 40 * 16 }, (_, i) => random(i)),
+          dim: 16,
+          doclens: Int32Array.from([10, 10, 10, 10]),
+          ids: ['a', 'b', 'c', 'd'],
+        },
+      ]),
+      outputDir: indexDir,
+      nbits: 2,
+      partitions: 4,
+    });
+    const config = {
+      services: [
+        {
+          name: 'colbert',
+          engine: 'PLAIDX',
+          config: { checkpoint: CHECKPOINT, index_path: indexDir, intra_op_threads: 1 },
+        },
+      ],
+    };
+    await expect(startApp(config, dir)).rejects.toThrow(
+      /service "colbert": config\.checkpoint \(.*colbert-onnx\) produces 8-dimensional token vectors, but config\.index_path \(.*index-16\) holds 16-dimensional ones/,
+    );
+  });
+
   it('refuses a folder without the markers or a 3-D output, naming it', async () => {
     const context = {
       configDir: dir,
