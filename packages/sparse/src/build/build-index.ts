@@ -4,6 +4,8 @@
  */
 import { createProgress, type ProgressLogger } from 'irserve';
 import { listInputFiles } from '../corpus/input-files.js';
+import { readCorpusParallel } from '../corpus/parallel-read.js';
+import type { PassageVector } from '../corpus/parse-record.js';
 import { readCorpus } from '../corpus/read-corpus.js';
 import { SparseIndexBuilder } from '../index/index-builder.js';
 import { DEFAULT_REORDER } from '../index/reorder.js';
@@ -23,6 +25,8 @@ export interface BuildSparseOptions {
   reorder?: boolean;
   /** Parser threads (default 1: parse in this thread). */
   threads?: number;
+  /** Bytes of corpus text per batch sent to a parser thread (tests make it small). */
+  batchBytes?: number;
   logger: ProgressLogger & { warn?(message: string): void };
   interactive?: boolean;
 }
@@ -75,13 +79,17 @@ export async function buildSparseIndex(options: BuildSparseOptions): Promise<Bui
       (options.logger.warn ?? options.logger.info)(`skipped ${message}`);
   };
   try {
-    await readCorpus(files, {
+    const reading = {
       quantization,
       maxConsecutiveBad: options.maxConsecutiveBad,
       onBadLine,
-      onBytes: (n) => progress.tick(n),
-      onPassage: (passage) => builder.add(passage),
-    });
+      onBytes: (n: number) => progress.tick(n),
+      onPassage: (passage: PassageVector) => builder.add(passage),
+    };
+    const threads = options.threads ?? 1;
+    await (threads > 1
+      ? readCorpusParallel(files, reading, threads, options.batchBytes)
+      : readCorpus(files, reading));
   } finally {
     progress.done();
   }
