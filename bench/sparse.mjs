@@ -1,8 +1,8 @@
 // Learned sparse retrieval: @irserve/sparse's index over a synthetic SPLADE-like corpus. Build
 // time (from a JSONL encoded corpus, as users have one, passage clustering included), size on
 // disk, reopen time (sizes and crc32 of every file checked), RSS, and queries/s at top 10 and
-// top 1000 for block-max pruning (the engine's default), MaxScore and exhaustive
-// term-at-a-time scoring, run side by side on the same queries, with a check that every
+// top 1000 for exhaustive term-at-a-time scoring (the engine's default), MaxScore and block-max
+// pruning, run side by side on the same queries, with a check that every
 // strategy returns identical passages and scores for every query.
 //
 //   npm run build && node bench/sparse.mjs [--n 100000] [--queries 200] [--vocab 30000]
@@ -39,6 +39,7 @@ const { values } = parseArgs({
     topics: { type: 'string' },
     reorder: { type: 'boolean', default: false },
     seed: { type: 'string', default: '1' },
+    in_memory: { type: 'boolean', default: false },
   },
 });
 const N = values.big ? 1_000_000 : Number(values.n);
@@ -53,6 +54,9 @@ const TOPIC_SHARE = 0.4;
 const dist = new URL('../packages/sparse/dist/', import.meta.url);
 const load = (path) => import(new URL(path, dist).href);
 const { buildSparseIndex } = await load('build/build-index.js');
+const { SparseIndexBuilder } = await load('index/index-builder.js');
+const { DEFAULT_REORDER } = await load('index/reorder.js');
+const { writeIndex } = await load('index/write-index.js');
 const { openSparseIndex } = await load('index/open-index.js');
 const { blockMaxSearch, blockMaxScratch } = await load('search/block-max.js');
 const { exhaustiveSearch, exhaustiveScratch } = await load('search/exhaustive.js');
@@ -170,12 +174,10 @@ const same = (a, b) =>
   a.ids.length === b.ids.length &&
   a.ids.every((id, i) => id === b.ids[i] && a.scores[i] === b.scores[i]);
 
-const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
-const dir = await mkdtemp(join(tmpdir(), 'irserve-bench-sparse-'));
-try {
+/** The CLI's path: a JSONL encoded corpus on disk, parsed and indexed by buildSparseIndex. */
+async function buildFromJsonl(dir) {
   console.error(`writing a synthetic corpus of ${N} passages...`);
   const sources = await writeCorpus(join(dir, 'corpus.jsonl'));
-  const queries = queryVectors(sources);
   const logger = { info: () => {}, warn: (line) => console.error(line) };
   console.error('building the index...');
   const build = await buildSparseIndex({
@@ -187,14 +189,55 @@ try {
     threads: Number(values.threads),
     logger,
   });
+  return { ...build, sources, from: 'JSONL' };
+}
+
+/** `--in_memory`: passages go straight to the index builder (no JSON written or parsed). */
+async function buildInMemory(dir) {
+  console.error(`indexing a synthetic corpus of ${N} passages in memory...`);
+  const started = performance.now();
+  const quantization = Number(values.quantization);
+  const builder = new SparseIndexBuilder({
+    quantization,
+    blockSize: Number(values.block_size),
+    passageIds: 'auto',
+    reorder: values.reorder ? DEFAULT_REORDER : false,
+  });
+  const wanted = new Set(Array.from({ length: QUERIES }, () => Math.floor(random() * N)));
+  const sources = [];
+  for (let i = 0; i < N; i++) {
+    const vector = passageVector();
+    if (wanted.has(i)) sources.push(vector);
+    const tokens = Object.keys(vector).filter((t) => Math.trunc(vector[t] * quantization) > 0);
+    const impacts = tokens.map((t) => Math.trunc(vector[t] * quantization));
+    builder.add({ id: `doc${Math.floor(i / 3)}::${i % 3}`, tokens, impacts });
+  }
+  const manifest = await writeIndex(builder.finish(), join(dir, 'index'), { passageIds: 'auto' });
+  return {
+    manifest,
+    sources,
+    from: 'memory',
+    seconds: (performance.now() - started) / 1000,
+    reorderSeconds: builder.reorderSeconds,
+    threads: 1,
+    indexBytes: Object.values(manifest.files).reduce((sum, file) => sum + file.bytes, 0),
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+  };
+}
+
+const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+const dir = await mkdtemp(join(tmpdir(), 'irserve-bench-sparse-'));
+try {
+  const build = values.in_memory ? await buildInMemory(dir) : await buildFromJsonl(dir);
+  const queries = queryVectors(build.sources);
   const opening = performance.now();
   const { index, manifest } = await openSparseIndex(join(dir, 'index'));
   const reopenSeconds = (performance.now() - opening) / 1000;
   const lookup = new Map(index.terms.map((t, i) => [t, i]));
   const encoded = queries.map((q) => queryTerms(lookup, q, index.quantization));
   const strategies = [
-    ['exhaustive (TAAT)', exhaustiveSearch, exhaustiveScratch(index)],
-    ['block-max (BMP, default)', blockMaxSearch, blockMaxScratch(index)],
+    ['exhaustive (TAAT, default)', exhaustiveSearch, exhaustiveScratch(index)],
+    ['block-max (BMP)', blockMaxSearch, blockMaxScratch(index)],
     ['MaxScore', maxScoreSearch, maxScoreScratch(index)],
   ];
   const rows = [];
@@ -228,7 +271,7 @@ try {
       `passages ${values.reorder ? 'clustered' : 'in corpus order'}, ${build.threads} build thread(s)`,
   );
   console.log(
-    `build ${build.seconds.toFixed(1)} s (of which clustering ${build.reorderSeconds.toFixed(1)} s; peak RSS ${mib(build.peakRssBytes)}), ` +
+    `build from ${build.from} ${build.seconds.toFixed(1)} s (of which clustering ${build.reorderSeconds.toFixed(1)} s; peak RSS ${mib(build.peakRssBytes)}), ` +
       `index ${mib(build.indexBytes)} on disk, reopen ${reopenSeconds.toFixed(2)} s (sizes and crc32 checked), ` +
       `RSS after reopen ${mib(process.memoryUsage().rss)}\n`,
   );

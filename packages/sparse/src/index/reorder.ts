@@ -218,7 +218,7 @@ export function clusterOrder(
   const order = groups.members;
   const heaviest = (p: number) => sigs.terms[p * sigs.width]!;
   for (let c = 0; c <= clusters; c++) {
-    const slice = order.subarray(groups.starts[c]!, groups.starts[c + 1]!);
+    const slice = order.subarray(groups.starts[c], groups.starts[c + 1]);
     slice.sort((a, b) => heaviest(a) - heaviest(b) || a - b);
   }
   return order;
@@ -242,10 +242,10 @@ export function permuteForward(forward: ForwardIndex, order: Uint32Array): Forwa
       : new Uint16Array(forward.impacts.length);
   for (let i = 0; i < order.length; i++) {
     const p = order[i]!;
-    terms.set(forward.terms.subarray(forward.offsets[p]!, forward.offsets[p + 1]!), offsets[i]!);
+    terms.set(forward.terms.subarray(forward.offsets[p], forward.offsets[p + 1]), offsets[i]);
     newImpacts.set(
-      forward.impacts.subarray(forward.offsets[p]!, forward.offsets[p + 1]!),
-      offsets[i]!,
+      forward.impacts.subarray(forward.offsets[p], forward.offsets[p + 1]),
+      offsets[i],
     );
   }
   return { offsets, terms, impacts: newImpacts };

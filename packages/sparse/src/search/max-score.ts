@@ -190,7 +190,6 @@ export function maxScoreSearch(
   let refreshedAt = 0;
   for (let n = 0; n < plan.terms.length; n++) {
     const term = plan.terms[n]!;
-    const length = index.invertedOffsets[term + 1]! - index.invertedOffsets[term]!;
     if (n > 0 && pass.count >= options.k) {
       // The bound only rises as lists are read. Refreshing it is a pass over the touched
       // passages: do it each time their number has doubled, so it costs at most twice the reading.
