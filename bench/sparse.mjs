@@ -1,18 +1,25 @@
 // Learned sparse retrieval: @irserve/sparse's index over a synthetic SPLADE-like corpus. Build
-// time (from a JSONL encoded corpus, as users have one), size on disk, reopen time (every file
-// checked against its sha256), RSS, and queries/s at top 10 and top 1000 for safe block-max
-// pruning and exhaustive term-at-a-time scoring, run side by side on the same queries, with a
-// check that both return identical passages and scores for every query.
+// time (from a JSONL encoded corpus, as users have one, passage clustering included), size on
+// disk, reopen time (sizes and crc32 of every file checked), RSS, and queries/s at top 10 and
+// top 1000 for exhaustive term-at-a-time scoring (the engine's default), MaxScore and block-max
+// pruning, run side by side on the same queries, with a check that every
+// strategy returns identical passages and scores for every query.
 //
 //   npm run build && node bench/sparse.mjs [--n 100000] [--queries 200] [--vocab 30000]
-//       [--terms 120] [--block_size 32] [--quantization 50] [--seed 1]
-//   node --max-old-space-size=8192 bench/sparse.mjs --n 1000000   (the big run)
+//       [--terms 120] [--block_size 32] [--quantization 50] [--threads 1] [--seed 1]
+//       [--corpus topical|iid] [--topics N] [--reorder]
+//   node --max-old-space-size=12000 bench/sparse.mjs --big   (1,000,000 passages)
 //
 // The corpus follows published SPLADE statistics: about 120 non-zero terms per passage and
 // 25-40 per query over a Zipfian vocabulary of 30k tokens; frequent tokens weigh less than rare
-// ones (SPLADE's learned IDF), weights are log-normal around that and capped at 3.5. Half the
-// terms of a query come from one random passage (so it has relevant passages, as real queries
-// do), half from the vocabulary's distribution.
+// ones (SPLADE's learned IDF), weights are log-normal around that and capped at 3.5. Passages
+// are about topics, as real ones are (`--corpus topical`, the default): each passage draws 40%
+// of its terms from its topic's 200 mid- and low-frequency tokens, the rest from the whole
+// vocabulary; topics are assigned at random, so the corpus comes in no useful order and any
+// grouping is the builder's. `--corpus iid` draws every term from the whole vocabulary (no
+// passage resembles another: the worst case for any pruning). Half the terms of a query come
+// from one random passage (so it has relevant passages, as real queries do), half from the
+// vocabulary's distribution.
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,25 +28,38 @@ import { parseArgs } from 'node:util';
 const { values } = parseArgs({
   options: {
     n: { type: 'string', default: '100000' },
+    big: { type: 'boolean', default: false },
     queries: { type: 'string', default: '200' },
     vocab: { type: 'string', default: '30000' },
     terms: { type: 'string', default: '120' },
     block_size: { type: 'string', default: '32' },
     quantization: { type: 'string', default: '50' },
+    threads: { type: 'string', default: '1' },
+    corpus: { type: 'string', default: 'topical' },
+    topics: { type: 'string' },
+    reorder: { type: 'boolean', default: false },
     seed: { type: 'string', default: '1' },
+    in_memory: { type: 'boolean', default: false },
   },
 });
-const N = Number(values.n);
+const N = values.big ? 1_000_000 : Number(values.n);
 const QUERIES = Number(values.queries);
 const VOCAB = Number(values.vocab);
 const TERMS = Number(values.terms);
+const TOPICAL = values.corpus !== 'iid';
+const TOPICS = Number(values.topics ?? Math.max(1, Math.round(N / 250)));
+const TOPIC_TERMS = 200;
+const TOPIC_SHARE = 0.4;
 
 const dist = new URL('../packages/sparse/dist/', import.meta.url);
 const load = (path) => import(new URL(path, dist).href);
 const { buildSparseIndex } = await load('build/build-index.js');
+const { SparseIndexBuilder } = await load('index/index-builder.js');
+const { DEFAULT_REORDER } = await load('index/reorder.js');
+const { writeIndex } = await load('index/write-index.js');
 const { openSparseIndex } = await load('index/open-index.js');
 const { blockMaxSearch, blockMaxScratch } = await load('search/block-max.js');
-const { exhaustiveSearch } = await load('search/exhaustive.js');
+const { exhaustiveSearch, exhaustiveScratch } = await load('search/exhaustive.js');
 const { maxScoreSearch, maxScoreScratch } = await load('search/max-score.js');
 const { queryTerms } = await load('search/query-terms.js');
 
@@ -85,12 +105,24 @@ const zipf = zipfSampler();
 const idfWeight = (rank, spread) =>
   Math.min(3.5, (0.15 + 0.3 * Math.log1p(rank / 30)) * Math.exp(spread * gaussian()));
 
+/** Each topic's tokens: mid- and low-frequency ranks (a topic is not about "the"). */
+const topicTerms = Array.from({ length: TOPICAL ? TOPICS : 0 }, () => {
+  const terms = new Set();
+  while (terms.size < TOPIC_TERMS) {
+    const rank = zipf();
+    if (rank >= 100) terms.add(rank);
+  }
+  return [...terms];
+});
+
 function passageVector() {
   const vector = {};
   const count = Math.max(20, Math.round(TERMS + 25 * gaussian()));
+  const topic = TOPICAL ? topicTerms[Math.floor(random() * TOPICS)] : undefined;
   let size = 0;
   for (let guard = 0; size < count && guard < count * 4; guard++) {
-    const rank = zipf();
+    const rank =
+      topic && random() < TOPIC_SHARE ? topic[Math.floor(random() * topic.length)] : zipf();
     if (vector[`t${rank}`] === undefined) size++;
     vector[`t${rank}`] = Math.round(idfWeight(rank, 0.5) * 1000) / 1000;
   }
@@ -142,62 +174,106 @@ const same = (a, b) =>
   a.ids.length === b.ids.length &&
   a.ids.every((id, i) => id === b.ids[i] && a.scores[i] === b.scores[i]);
 
-const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
-const dir = await mkdtemp(join(tmpdir(), 'irserve-bench-sparse-'));
-try {
+/** The CLI's path: a JSONL encoded corpus on disk, parsed and indexed by buildSparseIndex. */
+async function buildFromJsonl(dir) {
   console.error(`writing a synthetic corpus of ${N} passages...`);
   const sources = await writeCorpus(join(dir, 'corpus.jsonl'));
-  const queries = queryVectors(sources);
   const logger = { info: () => {}, warn: (line) => console.error(line) };
+  console.error('building the index...');
   const build = await buildSparseIndex({
     input: join(dir, 'corpus.jsonl'),
     outputDir: join(dir, 'index'),
     quantization: Number(values.quantization),
     blockSize: Number(values.block_size),
+    reorder: values.reorder,
+    threads: Number(values.threads),
     logger,
   });
+  return { ...build, sources, from: 'JSONL' };
+}
+
+/** `--in_memory`: passages go straight to the index builder (no JSON written or parsed). */
+async function buildInMemory(dir) {
+  console.error(`indexing a synthetic corpus of ${N} passages in memory...`);
+  const started = performance.now();
+  const quantization = Number(values.quantization);
+  const builder = new SparseIndexBuilder({
+    quantization,
+    blockSize: Number(values.block_size),
+    passageIds: 'auto',
+    reorder: values.reorder ? DEFAULT_REORDER : false,
+  });
+  const wanted = new Set(Array.from({ length: QUERIES }, () => Math.floor(random() * N)));
+  const sources = [];
+  for (let i = 0; i < N; i++) {
+    const vector = passageVector();
+    if (wanted.has(i)) sources.push(vector);
+    const tokens = Object.keys(vector).filter((t) => Math.trunc(vector[t] * quantization) > 0);
+    const impacts = tokens.map((t) => Math.trunc(vector[t] * quantization));
+    builder.add({ id: `doc${Math.floor(i / 3)}::${i % 3}`, tokens, impacts });
+  }
+  const manifest = await writeIndex(builder.finish(), join(dir, 'index'), { passageIds: 'auto' });
+  return {
+    manifest,
+    sources,
+    from: 'memory',
+    seconds: (performance.now() - started) / 1000,
+    reorderSeconds: builder.reorderSeconds,
+    threads: 1,
+    indexBytes: Object.values(manifest.files).reduce((sum, file) => sum + file.bytes, 0),
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+  };
+}
+
+const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+const dir = await mkdtemp(join(tmpdir(), 'irserve-bench-sparse-'));
+try {
+  const build = values.in_memory ? await buildInMemory(dir) : await buildFromJsonl(dir);
+  const queries = queryVectors(build.sources);
   const opening = performance.now();
   const { index, manifest } = await openSparseIndex(join(dir, 'index'));
   const reopenSeconds = (performance.now() - opening) / 1000;
   const lookup = new Map(index.terms.map((t, i) => [t, i]));
   const encoded = queries.map((q) => queryTerms(lookup, q, index.quantization));
-  const accumulators = new Float64Array(index.passageIds.length);
-  const scratch = blockMaxScratch(index);
-  const maxScratch = maxScoreScratch(index);
+  const strategies = [
+    ['exhaustive (TAAT, default)', exhaustiveSearch, exhaustiveScratch(index)],
+    ['block-max (BMP)', blockMaxSearch, blockMaxScratch(index)],
+    ['MaxScore', maxScoreSearch, maxScoreScratch(index)],
+  ];
   const rows = [];
   for (const k of [10, 1000]) {
-    // Warm both kernels once, then time them on the same queries.
-    exhaustiveSearch(index, encoded[0], { k }, accumulators);
-    blockMaxSearch(index, encoded[0], { k }, scratch);
-    maxScoreSearch(index, encoded[0], { k }, maxScratch);
-    const exhaustive = timeQueries((q) => exhaustiveSearch(index, q, { k }, accumulators), encoded);
-    const maxScore = timeQueries((q) => maxScoreSearch(index, q, { k }, maxScratch), encoded);
-    const blockMax = timeQueries((q) => blockMaxSearch(index, q, { k }, scratch), encoded);
+    console.error(`searching, top ${k}...`);
+    // Warm every kernel once, then time them on the same queries.
+    for (const [, search, scratch] of strategies) search(index, encoded[0], { k }, scratch);
+    const runs = strategies.map(([name, search, scratch]) => ({
+      name,
+      ...timeQueries((q) => search(index, q, { k }, scratch), encoded),
+    }));
+    const exhaustive = runs[0];
     const scored = (r) => r.results.reduce((s, x) => s + x.scored, 0) / r.results.length;
-    rows.push([k, 'exhaustive (TAAT)', exhaustive.qps, exhaustive.ms, scored(exhaustive), '', '']);
-    for (const [name, run] of [
-      ['MaxScore (default)', maxScore],
-      ['block-max (BMP)', blockMax],
-    ]) {
+    for (const run of runs) {
       const identical = run.results.filter((r, i) => same(r, exhaustive.results[i])).length;
       rows.push([
         k,
-        name,
+        run.name,
         run.qps,
         run.ms,
         scored(run),
-        `${(run.qps / exhaustive.qps).toFixed(1)}x`,
-        `${identical}/${queries.length}`,
+        run === exhaustive ? '' : `${(run.qps / exhaustive.qps).toFixed(1)}x`,
+        run === exhaustive ? '' : `${identical}/${queries.length}`,
       ]);
     }
   }
+  const corpus = TOPICAL ? `topical corpus (${TOPICS} topics)` : 'iid corpus';
   console.log(
-    `\n${manifest.passages} passages (${manifest.documents} documents), ${manifest.postings} postings, ` +
-      `${manifest.vocabularySize} terms, quantization ${manifest.quantization}, block size ${manifest.blockSize}`,
+    `\n${manifest.passages} passages (${manifest.documents} documents), ${corpus}, ${manifest.postings} postings, ` +
+      `${manifest.vocabularySize} terms, quantization ${manifest.quantization}, block size ${manifest.blockSize}, ` +
+      `passages ${values.reorder ? 'clustered' : 'in corpus order'}, ${build.threads} build thread(s)`,
   );
   console.log(
-    `build ${build.seconds.toFixed(1)} s (peak RSS ${mib(build.peakRssBytes)}), index ${mib(build.indexBytes)} on disk, ` +
-      `reopen ${reopenSeconds.toFixed(2)} s (checksums verified), RSS after reopen ${mib(process.memoryUsage().rss)}\n`,
+    `build from ${build.from} ${build.seconds.toFixed(1)} s (of which clustering ${build.reorderSeconds.toFixed(1)} s; peak RSS ${mib(build.peakRssBytes)}), ` +
+      `index ${mib(build.indexBytes)} on disk, reopen ${reopenSeconds.toFixed(2)} s (sizes and crc32 checked), ` +
+      `RSS after reopen ${mib(process.memoryUsage().rss)}\n`,
   );
   console.log(
     '| top k | search | queries/s | ms/query | passages scored/query | vs exhaustive | identical results |',

@@ -1,6 +1,7 @@
 /**
  * `@irserve/sparse`: learned sparse retrieval (SPLADE) for irserve: the impact index builder
- * (`irserve-build-sparse-index`), safe block-max search, and the `LSR` engine (alias `Sparse`).
+ * (`irserve-build-sparse-index`), exhaustive and safe pruned search (MaxScore, block-max), and
+ * the `LSR` engine (alias `Sparse`).
  */
 export { LSR, Sparse } from './engine/lsr.js';
 export { lsrConfigSchema, type LsrConfig } from './engine/config.js';
@@ -16,7 +17,9 @@ export { SparseIndexBuilder } from './index/index-builder.js';
 export type { SparseIndexData } from './index/types.js';
 export type { SparseManifest } from './index/manifest.js';
 export { blockMaxSearch, blockMaxScratch } from './search/block-max.js';
-export { exhaustiveSearch } from './search/exhaustive.js';
+export { exhaustiveSearch, exhaustiveScratch } from './search/exhaustive.js';
+export { maxScoreSearch, maxScoreScratch } from './search/max-score.js';
+export { clusterOrder, DEFAULT_REORDER, type ReorderOptions } from './index/reorder.js';
 export { queryTerms, type QueryTerms } from './search/query-terms.js';
 export { TeiSparseEncoder } from './encoders/tei.js';
 export type { SparseEncoder, SparseVector } from './encoders/types.js';

@@ -1,6 +1,6 @@
 /**
  * `irserve-build-sparse-index <input> <output_dir> [--quantization 50] [--block_size 32]
- * [--passage_ids auto|colons|none] [--max_bad_lines 10]`
+ * [--passage_ids auto|colons|none] [--max_bad_lines 10] [--threads N] [--reorder none|cluster]`
  *
  * Every error is one line on stderr and exit code 1 (2 for usage errors), never a stack trace.
  */
@@ -26,6 +26,10 @@ export const USAGE = `usage: irserve-build-sparse-index <input> <output_dir> [op
   --passage_ids RULE    how passage ids name documents for MaxP: auto (doc::psgN and doc_N
                         are passages of doc; default), colons (only doc::psgN), none
   --max_bad_lines N     stop after more than N consecutive bad lines (default 10)
+  --threads N           parse the corpus on N worker threads (default 1); the index is
+                        byte-identical to a one-thread build
+  --reorder cluster     cluster similar passages into the same blocks (default none: corpus
+                        order); ties between equal scores then follow the new order
   -h, --help            this text`;
 
 export interface CliIo {
@@ -60,6 +64,8 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
         block_size: { type: 'string', default: String(DEFAULT_BLOCK_SIZE) },
         passage_ids: { type: 'string', default: 'auto' },
         max_bad_lines: { type: 'string', default: '10' },
+        threads: { type: 'string', default: '1' },
+        reorder: { type: 'string', default: 'none' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -72,8 +78,12 @@ export function parseCliArgs(argv: string[]): CliOptions | 'help' {
     throw new UsageError(`expected <input> and <output_dir>, got ${positionals.length} arguments`);
   if (!(PASSAGE_ID_RULES as readonly string[]).includes(v.passage_ids))
     throw new UsageError(`--passage_ids must be one of ${PASSAGE_ID_RULES.join(', ')}`);
+  if (v.reorder !== 'none' && v.reorder !== 'cluster')
+    throw new UsageError(`--reorder must be none or cluster, got ${JSON.stringify(v.reorder)}`);
   return {
     input: positionals[0]!,
+    threads: integer('threads', v.threads, 1, 256),
+    reorder: v.reorder === 'cluster',
     outputDir: positionals[1]!,
     quantization: integer('quantization', v.quantization, 0, 1_000_000),
     blockSize: integer('block_size', v.block_size, 1, 65_536),

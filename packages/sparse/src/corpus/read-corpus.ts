@@ -59,15 +59,15 @@ export async function readCorpus(files: InputFile[], options: ReadCorpusOptions)
         }
       }
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'Z_DATA_ERROR' || isZlib(error))
-        throw new Error(`${file.path}: not a valid gzip file (${(error as Error).message})`);
-      throw error;
+      throw gzipError(file, error) ?? error;
     }
   }
   return taken;
 }
 
-function isZlib(error: unknown): boolean {
+/** A clear error for a file that is not valid gzip; undefined for any other error. */
+export function gzipError(file: InputFile, error: unknown): Error | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
-  return code.startsWith('Z_') || code === 'ERR_ZLIB_INIT';
+  if (!code.startsWith('Z_') && code !== 'ERR_ZLIB_INIT') return undefined;
+  return new Error(`${file.path}: not a valid gzip file (${(error as Error).message})`);
 }

@@ -88,9 +88,9 @@ export const lsrConfigSchema = z.strictObject({
     .describe('Retries of an encoder call after a 429, a 5xx or a broken connection.'),
   /**
    * How to find the top k; all three return the same passages and scores (docs/sparse.md):
-   * `exhaustive` (every posting of every query term), `max-score` (skips the long, light
-   * postings once the k-th score is out of their reach), `block-max` (BMP over blocks of
-   * passages; pays off on corpora whose neighbouring passages share topics).
+   * `exhaustive` (every posting of every query term; the fastest on the bench), `max-score`
+   * (shortest lists first; stops once the unread terms cannot lift a passage to the k-th score),
+   * `block-max` (BMP over blocks of passages; for indexes built with `--reorder cluster`).
    */
   search: z.enum(['exhaustive', 'max-score', 'block-max']).default('exhaustive'),
   check_vocabulary: z

@@ -7,7 +7,7 @@ import { openSparseIndex } from '../index/open-index.js';
 import type { SparseManifest } from '../index/manifest.js';
 import type { SparseIndexData } from '../index/types.js';
 import { blockMaxScratch, blockMaxSearch } from '../search/block-max.js';
-import { exhaustiveSearch } from '../search/exhaustive.js';
+import { exhaustiveScratch, exhaustiveSearch } from '../search/exhaustive.js';
 import { maxScoreScratch, maxScoreSearch } from '../search/max-score.js';
 import type { QueryTerms } from '../search/query-terms.js';
 import type { PassageHits, SearchOptions } from '../search/types.js';
@@ -25,8 +25,8 @@ export type BoundSearch = (query: QueryTerms, options: SearchOptions) => Passage
 export function boundSearch(index: SparseIndexData, strategy: SearchStrategy): BoundSearch {
   switch (strategy) {
     case 'exhaustive': {
-      const accumulators = new Float64Array(index.passageIds.length);
-      return (query, options) => exhaustiveSearch(index, query, options, accumulators);
+      const scratch = exhaustiveScratch(index);
+      return (query, options) => exhaustiveSearch(index, query, options, scratch);
     }
     case 'max-score': {
       const scratch = maxScoreScratch(index);

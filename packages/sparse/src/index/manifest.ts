@@ -1,20 +1,23 @@
 /**
  * `manifest.json` of a sparse index directory: what was built (quantisation, counts, block
- * size), and the size and sha256 of every data file, so a damaged or half-copied index is an
+ * size), and the size and CRC-32 of every data file, so a damaged or half-copied index is an
  * error at start-up, never served.
  */
 import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'irserve-sparse-index';
-export const MANIFEST_VERSION = 1;
+/** 2: crc32 per file (1 had sha256, too slow to check at every start). */
+export const MANIFEST_VERSION = 2;
 
 /** How impacts are stored: quantised integers (Anserini's impacts) or raw float32 weights. */
 export type ImpactType = 'u16' | 'f32';
 
 export interface FileEntry {
   bytes: number;
-  sha256: string;
+  /** CRC-32 of the file's bytes (zlib's), checked at every open. */
+  crc32: number;
 }
 
 export interface SparseManifest {
@@ -32,7 +35,7 @@ export interface SparseManifest {
   /** How passage ids were mapped to document ids (`auto`, `none`). */
   passageIds: string;
   files: Record<string, FileEntry>;
-  /** sha256 of the lines `<file> <sha256>\n` of every data file in name order. */
+  /** sha256 of the lines `<file> <bytes> <crc32>\n` of every data file in name order. */
   checksum: string;
   build: Record<string, unknown>;
   createdAt: string;
@@ -41,12 +44,19 @@ export interface SparseManifest {
 /** The one value that covers every data file (see `SparseManifest.checksum`). */
 export function combinedChecksum(files: Record<string, FileEntry>): string {
   const hash = createHash('sha256');
-  for (const name of Object.keys(files).sort()) hash.update(`${name} ${files[name]!.sha256}\n`);
+  for (const name of Object.keys(files).sort())
+    hash.update(`${name} ${files[name]!.bytes} ${files[name]!.crc32}\n`);
   return hash.digest('hex');
 }
 
-export function sha256(data: Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+/**
+ * The checksum of a data file: CRC-32, several GB/s, so an index of a million passages is
+ * checked at every start-up at about four times sha256's speed (which format 1 used).
+ *
+ * @example fileChecksum(Buffer.from('abc')) // 891568578
+ */
+export function fileChecksum(data: Uint8Array): number {
+  return crc32(data);
 }
 
 const COUNT_FIELDS = ['vocabularySize', 'passages', 'documents', 'postings', 'blockSize'] as const;

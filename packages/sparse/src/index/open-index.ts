@@ -1,12 +1,12 @@
 /**
  * Opens a sparse index directory: the manifest is checked (format, version), every data file
- * against its size and sha256, and the arrays against the counts, so a damaged, truncated or
+ * against its size and CRC-32, and the arrays against the counts, so a damaged, truncated or
  * foreign index is a clear error at start-up. Arrays are views on the file bytes (no parsing).
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ARRAY_FILES, STRING_FILES, arrayFileName, elementBytes } from './files.js';
-import { MANIFEST_FILE, parseManifest, sha256, type SparseManifest } from './manifest.js';
+import { MANIFEST_FILE, fileChecksum, parseManifest, type SparseManifest } from './manifest.js';
 import type { SparseIndexData } from './types.js';
 
 export interface OpenedSparseIndex {
@@ -24,7 +24,7 @@ async function readChecked(dir: string, name: string, manifest: SparseManifest):
     throw new Error(
       `${dir}: ${name} has ${data.byteLength} bytes, the manifest says ${entry.bytes} (a damaged or half-copied index: rebuild or copy it again)`,
     );
-  if (sha256(data) !== entry.sha256)
+  if (fileChecksum(data) !== entry.crc32)
     throw new Error(
       `${dir}: ${name} does not match its checksum (a damaged index: rebuild or copy it again)`,
     );

@@ -11,7 +11,7 @@ import {
   MANIFEST_FORMAT,
   MANIFEST_VERSION,
   combinedChecksum,
-  sha256,
+  fileChecksum,
   type FileEntry,
   type SparseManifest,
 } from './manifest.js';
@@ -27,7 +27,7 @@ export interface WriteIndexOptions {
 
 async function writeData(dir: string, name: string, data: Uint8Array): Promise<FileEntry> {
   await writeFile(join(dir, name), data);
-  return { bytes: data.byteLength, sha256: sha256(data) };
+  return { bytes: data.byteLength, crc32: fileChecksum(data) };
 }
 
 function bytesOf(array: ArrayBufferView): Uint8Array {

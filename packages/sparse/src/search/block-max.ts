@@ -43,6 +43,35 @@ function sumBounds(index: SparseIndexData, query: QueryTerms, bounds: Float64Arr
   return work;
 }
 
+/** Scores every passage of `block` exactly from the forward index into `top`. */
+function scoreBlock(
+  index: SparseIndexData,
+  block: number,
+  termWeights: Float64Array,
+  options: SearchOptions,
+  top: TopK,
+): { work: number; scored: number } {
+  const { forwardOffsets, forwardTerms, forwardImpacts, blockSize } = index;
+  const first = block * blockSize;
+  const last = Math.min(index.passageIds.length, first + blockSize);
+  let threshold = top.threshold;
+  let scored = 0;
+  for (let p = first; p < last; p++) {
+    if (!accepts(options.filter, p)) continue;
+    let score = 0;
+    const end = forwardOffsets[p + 1]!;
+    // Terms outside the query have weight 0: adding 0 leaves the sum (and its rounding) as is.
+    for (let j = forwardOffsets[p]!; j < end; j++)
+      score += termWeights[forwardTerms[j]!]! * forwardImpacts[j]!;
+    scored++;
+    if (score > 0 && score >= threshold) {
+      top.offer(score, p);
+      threshold = top.threshold;
+    }
+  }
+  return { work: forwardOffsets[last]! - forwardOffsets[first]!, scored };
+}
+
 /**
  * The top k passages, equal to `exhaustiveSearch`'s, reading only the blocks that can matter.
  *
@@ -58,28 +87,16 @@ export function blockMaxSearch(
   let work = sumBounds(index, query, bounds);
   queue.fill(bounds);
   for (let i = 0; i < query.terms.length; i++) termWeights[query.terms[i]!] = query.weights[i]!;
-  const { forwardOffsets, forwardTerms, forwardImpacts, blockSize } = index;
-  const passages = index.passageIds.length;
   const top = new TopK(options.k);
+  let threshold = -Infinity;
   let scored = 0;
   while (queue.size > 0) {
-    const block = queue.peek();
     // A passage scoring exactly the threshold can still win on the tie-break: stop below it.
-    if (top.full && bounds[block]! < top.threshold) break;
-    queue.pop();
-    const last = Math.min(passages, (block + 1) * blockSize);
-    for (let p = block * blockSize; p < last; p++) {
-      if (!accepts(options.filter, p)) continue;
-      let score = 0;
-      const end = forwardOffsets[p + 1]!;
-      for (let j = forwardOffsets[p]!; j < end; j++) {
-        const weight = termWeights[forwardTerms[j]!]!;
-        if (weight !== 0) score += weight * forwardImpacts[j]!;
-      }
-      work += end - forwardOffsets[p]!;
-      scored++;
-      if (score > 0) top.offer(score, p);
-    }
+    if (bounds[queue.peek()]! < threshold) break;
+    const scoredBlock = scoreBlock(index, queue.pop(), termWeights, options, top);
+    work += scoredBlock.work;
+    scored += scoredBlock.scored;
+    threshold = top.threshold;
   }
   for (let i = 0; i < query.terms.length; i++) termWeights[query.terms[i]!] = 0;
   queue.clear(bounds);

@@ -1,44 +1,47 @@
 /**
- * Safe term-at-a-time MaxScore with exact completion from the forward index. Query terms are
- * taken in decreasing upper bound (`weight * largest impact`): rare, heavy terms first, whose
- * postings are short. Before a long list, the unread terms' block maxima give what a passage of
- * each block can still gain; once the highest of those is below the k-th best score (a lower
- * bound from the best partial sums, scored in full from the forward index), the remaining long,
- * light postings are never read, and only touched passages whose partial sum plus their block's
- * gain can still reach the k-th score are scored exactly. Nothing that could enter the top k is skipped,
- * so the result equals exhaustive search; scores add the same products in the same order
- * (ascending term id) as the exhaustive kernel, so they are bit-identical in float mode too.
+ * Safe term-at-a-time MaxScore with exact completion from the forward index, the engine's
+ * default. Query terms are read shortest posting list first (rare, heavy terms: few postings);
+ * before each long list, what the unread terms can still add to any passage (the sum of their
+ * `weight * largest impact`) is compared with a lower bound of the k-th best score (the k best
+ * partial sums, scored exactly). Once the unread terms cannot lift a passage to that score, their
+ * long, light lists (the frequent tokens) are never read: a passage no read list touched cannot
+ * reach the top k, and a touched one is scored exactly only when its partial sum plus that
+ * bound can. Nothing that could enter the top k is skipped, so the result equals exhaustive
+ * search; scores add the same products in the same order (ascending term id) as the exhaustive
+ * kernel, so they are bit-identical in float mode too.
  */
 import type { SparseIndexData } from '../index/types.js';
+import { termMaxima } from './exhaustive.js';
 import type { QueryTerms } from './query-terms.js';
 import { TopK } from './top-k.js';
-import { accepts, type PassageFilter, type PassageHits, type SearchOptions } from './types.js';
+import { accepts, type PassageHits, type SearchOptions } from './types.js';
 
 /** Per-searcher scratch; every array is all zero between calls. */
 export interface MaxScoreScratch {
-  accumulators: Float64Array;
+  ints: Int32Array;
+  floats: Float64Array;
   touched: Uint32Array;
   termWeights: Float64Array;
   /** Largest impact of each term (computed once per index). */
   termMax: Float64Array;
-  /** Per block: what the terms left unread can add to a passage of that block. */
-  blockBounds: Float64Array;
 }
 
-/** Float sums of the bounds may round below an exact score they bound: keep a margin. */
+/** Float sums of bounds may round below an exact score they bound: keep a margin. */
 const FLOAT_SLACK = 1 + 1e-9;
 
+/**
+ * Scratch for `maxScoreSearch` over `index` (one per concurrent searcher).
+ *
+ * @example const scratch = maxScoreScratch(index);
+ */
 export function maxScoreScratch(index: SparseIndexData): MaxScoreScratch {
-  const termMax = new Float64Array(index.terms.length);
-  for (let t = 0; t < index.terms.length; t++)
-    for (let j = index.blockOffsets[t]!; j < index.blockOffsets[t + 1]!; j++)
-      termMax[t] = Math.max(termMax[t]!, index.blockMax[j]!);
+  const passages = index.passageIds.length;
   return {
-    accumulators: new Float64Array(index.passageIds.length),
-    touched: new Uint32Array(index.passageIds.length),
+    ints: new Int32Array(index.quantization > 0 ? passages : 0),
+    floats: new Float64Array(passages),
+    touched: new Uint32Array(passages),
     termWeights: new Float64Array(index.terms.length),
-    termMax,
-    blockBounds: new Float64Array(Math.ceil(index.passageIds.length / index.blockSize)),
+    termMax: termMaxima(index),
   };
 }
 
@@ -47,42 +50,119 @@ function exactScore(index: SparseIndexData, termWeights: Float64Array, p: number
   const { forwardOffsets, forwardTerms, forwardImpacts } = index;
   let score = 0;
   const end = forwardOffsets[p + 1]!;
-  for (let j = forwardOffsets[p]!; j < end; j++) {
-    const weight = termWeights[forwardTerms[j]!]!;
-    if (weight !== 0) score += weight * forwardImpacts[j]!;
-  }
+  // Terms outside the query have weight 0: adding 0 leaves the sum (and its rounding) as is.
+  for (let j = forwardOffsets[p]!; j < end; j++)
+    score += termWeights[forwardTerms[j]!]! * forwardImpacts[j]!;
   return score;
 }
 
+/** A query's terms in reading order (shortest list first) with the bound of each suffix. */
+interface ReadingPlan {
+  terms: Uint32Array;
+  weights: Float64Array;
+  /** `suffix[n]`: the most the terms from n on can add to one passage. */
+  suffix: Float64Array;
+  /** `unreadPostings[n]`: the postings of the terms from n on. */
+  unreadPostings: Float64Array;
+  /** Whether every score fits an Int32 accumulator. */
+  integer: boolean;
+}
+
+function readingPlan(
+  index: SparseIndexData,
+  query: QueryTerms,
+  termMax: Float64Array,
+): ReadingPlan {
+  const { invertedOffsets } = index;
+  const length = (t: number) => invertedOffsets[t + 1]! - invertedOffsets[t]!;
+  const order = Array.from(query.terms.keys()).sort(
+    (a, b) => length(query.terms[a]!) - length(query.terms[b]!) || a - b,
+  );
+  const terms = Uint32Array.from(order, (i) => query.terms[i]!);
+  const weights = Float64Array.from(order, (i) => query.weights[i]!);
+  const suffix = new Float64Array(terms.length + 1);
+  const unreadPostings = new Float64Array(terms.length + 1);
+  for (let n = terms.length - 1; n >= 0; n--) {
+    suffix[n] = suffix[n + 1]! + weights[n]! * termMax[terms[n]!]!;
+    unreadPostings[n] = unreadPostings[n + 1]! + length(terms[n]!);
+  }
+  const integer = index.quantization > 0 && suffix[0]! < 2 ** 31;
+  return { terms, weights, suffix, unreadPostings, integer };
+}
+
+/** Mutable state of one search. */
+interface Pass {
+  accumulators: Int32Array | Float64Array;
+  count: number;
+  work: number;
+}
+
 /**
- * A lower bound of the final k-th score: the k-th best partial sum (partial sums never exceed
- * exact scores), or, when that is not enough to stop at `remaining`, the k-th best exact score
- * of those k passages. -Infinity while fewer than k passages are touched.
+ * A lower bound of the final k-th score: the k best partial sums, scored exactly.
+ * -Infinity while fewer than k passages (that pass the filter) are touched.
  */
 function kthLowerBound(
   index: SparseIndexData,
   scratch: MaxScoreScratch,
-  count: number,
-  k: number,
-  filter: PassageFilter | undefined,
-  remaining: number,
+  pass: Pass,
+  options: SearchOptions,
 ): number {
-  const partial = new TopK(k);
-  for (let i = 0; i < count; i++) {
+  const partial = new TopK(options.k);
+  for (let i = 0; i < pass.count; i++) {
     const p = scratch.touched[i]!;
-    if (accepts(filter, p)) partial.offer(scratch.accumulators[p]!, p);
+    if (accepts(options.filter, p)) partial.offer(pass.accumulators[p]!, p);
   }
-  if (!partial.full || partial.threshold > remaining) return partial.threshold;
-  const exact = new TopK(k);
-  for (const p of partial.sorted().ids) exact.offer(exactScore(index, scratch.termWeights, p), p);
+  if (!partial.full) return -Infinity;
+  const exact = new TopK(options.k);
+  const { forwardOffsets } = index;
+  pass.work += pass.count;
+  for (const p of partial.sorted().ids) {
+    exact.offer(exactScore(index, scratch.termWeights, p), p);
+    pass.work += forwardOffsets[p + 1]! - forwardOffsets[p]!;
+  }
   return exact.threshold;
 }
 
-/** Query terms in decreasing upper bound (`weight * largest impact`), as (term, weight) pairs. */
-function termsByBound(query: QueryTerms, termMax: Float64Array): [number, number][] {
-  const pairs = Array.from(query.terms, (term, i): [number, number] => [term, query.weights[i]!]);
-  const bound = ([term, weight]: [number, number]) => weight * termMax[term]!;
-  return pairs.sort((a, b) => bound(b) - bound(a) || a[0] - b[0]);
+/**
+ * What scoring exactly the touched passages whose partial sum reaches `floor` costs (forward
+ * entries), counting only up to `budget`.
+ */
+function candidateCost(
+  index: SparseIndexData,
+  pass: Pass,
+  touched: Uint32Array,
+  floor: number,
+  budget: number,
+): number {
+  const { forwardOffsets } = index;
+  let cost = 0;
+  let i = 0;
+  for (; i < pass.count && cost <= budget; i++) {
+    const p = touched[i]!;
+    if (pass.accumulators[p]! >= floor) cost += forwardOffsets[p + 1]! - forwardOffsets[p]!;
+  }
+  pass.work += i;
+  return cost;
+}
+
+function readList(
+  index: SparseIndexData,
+  term: number,
+  weight: number,
+  pass: Pass,
+  touched: Uint32Array,
+) {
+  const { invertedOffsets, invertedPassages, invertedImpacts } = index;
+  const accumulators = pass.accumulators;
+  const end = invertedOffsets[term + 1]!;
+  let count = pass.count;
+  for (let j = invertedOffsets[term]!; j < end; j++) {
+    const p = invertedPassages[j]!;
+    if (accumulators[p] === 0) touched[count++] = p;
+    accumulators[p]! += weight * invertedImpacts[j]!;
+  }
+  pass.count = count;
+  pass.work += end - invertedOffsets[term]!;
 }
 
 /**
@@ -96,83 +176,84 @@ export function maxScoreSearch(
   options: SearchOptions,
   scratch: MaxScoreScratch,
 ): PassageHits {
-  const { accumulators, touched, termWeights, blockBounds } = scratch;
-  const slack = index.quantization === 0 ? FLOAT_SLACK : 1;
-  const terms = termsByBound(query, scratch.termMax);
-  const { invertedOffsets, invertedPassages, invertedImpacts, blockOffsets } = index;
-  // What checking costs before term n: the block lists of the terms from n on.
-  const checkCost = new Float64Array(terms.length + 1);
-  for (let n = terms.length - 1; n >= 0; n--)
-    checkCost[n] =
-      checkCost[n + 1]! + blockOffsets[terms[n]![0] + 1]! - blockOffsets[terms[n]![0]]!;
-  for (const [term, weight] of terms) termWeights[term] = weight;
-  let count = 0;
-  let work = 0;
+  const plan = readingPlan(index, query, scratch.termMax);
+  const pass: Pass = {
+    accumulators: plan.integer ? scratch.ints : scratch.floats,
+    count: 0,
+    work: 0,
+  };
+  for (let i = 0; i < query.terms.length; i++)
+    scratch.termWeights[query.terms[i]!] = query.weights[i]!;
+  const slack = plan.integer ? 1 : FLOAT_SLACK;
   let threshold = -Infinity;
-  let stopped = false;
-  for (let n = 0; n < terms.length; n++) {
-    const [term, weight] = terms[n]!;
-    const start = invertedOffsets[term]!;
-    const end = invertedOffsets[term + 1]!;
-    // Before a list longer than a check costs: can the unread terms still lift any passage
-    // (touched or not) to the k-th score? Each passage gains at most its block's bound.
-    if (n > 0 && count >= options.k && 2 * (end - start) > checkCost[n]! + count) {
-      const highest = unreadBlockBounds(index, terms.slice(n), blockBounds) * slack;
-      work += checkCost[n]!;
-      threshold = Math.max(
-        threshold,
-        kthLowerBound(index, scratch, count, options.k, options.filter, highest),
-      );
-      if (highest < threshold) {
-        stopped = true;
-        break;
+  let unread = plan.terms.length;
+  let refreshedAt = 0;
+  for (let n = 0; n < plan.terms.length; n++) {
+    const term = plan.terms[n]!;
+    if (n > 0 && pass.count >= options.k) {
+      // The bound only rises as lists are read. Refreshing it is a pass over the touched
+      // passages: do it each time their number has doubled, so it costs at most twice the reading.
+      if (pass.count >= 2 * refreshedAt) {
+        threshold = Math.max(threshold, kthLowerBound(index, scratch, pass, options));
+        refreshedAt = pass.count;
       }
-      blockBounds.fill(0);
+      // Can the unread terms still lift an untouched passage to the k-th score? Then stop,
+      // unless the touched passages they could still lift cost more to score exactly than an
+      // eighth of the unread postings (reading on lowers what the rest can add).
+      if (plan.suffix[n]! * slack < threshold) {
+        const floor = threshold / slack - plan.suffix[n]!;
+        const budget = (plan.unreadPostings[n]! - plan.unreadPostings[plan.terms.length]!) / 8;
+        if (candidateCost(index, pass, scratch.touched, floor, budget) <= budget) {
+          unread = n;
+          break;
+        }
+      }
     }
-    for (let j = start; j < end; j++) {
-      const p = invertedPassages[j]!;
-      if (accumulators[p] === 0) touched[count++] = p;
-      accumulators[p]! += weight * invertedImpacts[j]!;
-    }
-    work += end - start;
+    readList(index, term, plan.weights[n]!, pass, scratch.touched);
   }
-  const top = new TopK(options.k);
-  let scored = 0;
-  for (let c = 0; c < count; c++) {
-    const p = touched[c]!;
-    const partial = accumulators[p]!;
-    accumulators[p] = 0;
-    const bound = stopped
-      ? partial + blockBounds[Math.floor(p / index.blockSize)]! * slack
-      : Infinity;
-    if (bound < threshold || !accepts(options.filter, p)) continue;
-    // Without a stop every term was read: an integer partial sum is the exact score; float sums
-    // are redone in ascending term order so they match exhaustive scoring bit for bit.
-    const exact = !stopped && index.quantization > 0;
-    scored++;
-    if (!exact) work += index.forwardOffsets[p + 1]! - index.forwardOffsets[p]!;
-    top.offer(exact ? partial : exactScore(index, termWeights, p), p);
-  }
-  for (const [term] of terms) termWeights[term] = 0;
-  if (stopped) blockBounds.fill(0);
-  return { ...top.sorted(), work, scored };
+  // The final bound filters the passages to score exactly: make it as high as the partial sums
+  // allow (unless every list was read into exact integer sums).
+  if (unread < plan.terms.length || !plan.integer)
+    threshold = Math.max(threshold, kthLowerBound(index, scratch, pass, options));
+  const hits = complete(index, scratch, pass, options, {
+    // Partial sums of an integer query with every list read are its exact scores.
+    exact: unread === plan.terms.length && plan.integer,
+    gain: plan.suffix[unread]!,
+    threshold,
+    slack,
+  });
+  for (let i = 0; i < query.terms.length; i++) scratch.termWeights[query.terms[i]!] = 0;
+  return hits;
 }
 
 /**
- * Sums `weight * blockMax` of the unread terms into one bound per block (what a passage of the
- * block can still gain); returns the highest.
+ * Scores the touched passages that can still reach `threshold` (their partial sum plus `gain`,
+ * what the unread terms can add) and keeps the k best; zeroes the accumulators.
  */
-function unreadBlockBounds(
+function complete(
   index: SparseIndexData,
-  unread: readonly [number, number][],
-  bounds: Float64Array,
-): number {
-  const { blockOffsets, blockIds, blockMax } = index;
-  for (const [term, weight] of unread) {
-    const end = blockOffsets[term + 1]!;
-    for (let j = blockOffsets[term]!; j < end; j++) bounds[blockIds[j]!]! += weight * blockMax[j]!;
+  scratch: MaxScoreScratch,
+  pass: Pass,
+  options: SearchOptions,
+  bound: { exact: boolean; gain: number; threshold: number; slack: number },
+): PassageHits {
+  const { accumulators, count } = pass;
+  const top = new TopK(options.k);
+  let floor = bound.threshold;
+  let scored = 0;
+  for (let c = 0; c < count; c++) {
+    const p = scratch.touched[c]!;
+    const partial = accumulators[p]!;
+    accumulators[p] = 0;
+    if ((partial + bound.gain) * bound.slack < floor || !accepts(options.filter, p)) continue;
+    scored++;
+    let score = partial;
+    if (!bound.exact) {
+      score = exactScore(index, scratch.termWeights, p);
+      pass.work += index.forwardOffsets[p + 1]! - index.forwardOffsets[p]!;
+    }
+    top.offer(score, p);
+    floor = Math.max(floor, top.threshold);
   }
-  let highest = 0;
-  for (let b = 0; b < bounds.length; b++) if (bounds[b]! > highest) highest = bounds[b]!;
-  return highest;
+  return { ...top.sorted(), work: pass.work, scored };
 }

@@ -39,12 +39,18 @@ export function randomVectors(
 
 export function buildFromVectors(
   vectors: RandomVector[],
-  options: { quantization: number; blockSize?: number; passageIds?: PassageIdRule },
+  options: {
+    quantization: number;
+    blockSize?: number;
+    passageIds?: PassageIdRule;
+    reorder?: boolean;
+  },
 ): SparseIndexData {
   const builder = new SparseIndexBuilder({
     quantization: options.quantization,
     blockSize: options.blockSize ?? 4,
     passageIds: options.passageIds ?? 'none',
+    reorder: options.reorder ? { clusterSize: 16, signatureTerms: 6, rounds: 3 } : false,
   });
   for (const { id, vector } of vectors) {
     const tokens = Object.keys(vector);

@@ -54,9 +54,9 @@ describe('sparse index files', () => {
   it('refuses an index from another version, a foreign manifest and a missing one', async () => {
     const manifestPath = join(dir, 'idx', 'manifest.json');
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
-    await writeFile(manifestPath, JSON.stringify({ ...manifest, version: 2 }));
+    await writeFile(manifestPath, JSON.stringify({ ...manifest, version: 1 }));
     await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(
-      /version 2; this irserve reads version 1/,
+      /version 1; this irserve reads version 2/,
     );
     await writeFile(manifestPath, JSON.stringify({ ...manifest, format: 'faiss' }));
     await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(/format is "faiss"/);

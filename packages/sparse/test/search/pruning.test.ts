@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blockMaxScratch, blockMaxSearch } from '../../src/search/block-max.js';
-import { exhaustiveSearch } from '../../src/search/exhaustive.js';
+import { exhaustiveScratch, exhaustiveSearch } from '../../src/search/exhaustive.js';
 import { maxScoreScratch, maxScoreSearch } from '../../src/search/max-score.js';
 import { queryTerms } from '../../src/search/query-terms.js';
 import type { SparseIndexData } from '../../src/index/types.js';
@@ -49,12 +49,7 @@ function both(
 ) {
   const lookup = new Map(index.terms.map((t, i) => [t, i]));
   const query = queryTerms(lookup, vector, index.quantization);
-  const exhaustive = exhaustiveSearch(
-    index,
-    query,
-    { k, filter },
-    new Float64Array(index.passageIds.length),
-  );
+  const exhaustive = exhaustiveSearch(index, query, { k, filter }, exhaustiveScratch(index));
   const pruned = blockMaxSearch(index, query, { k, filter }, blockMaxScratch(index));
   const maxScore = maxScoreSearch(index, query, { k, filter }, maxScoreScratch(index));
   expect(Array.from(maxScore.ids)).toEqual(Array.from(exhaustive.ids));
@@ -83,6 +78,44 @@ describe('safe pruning (block-max and MaxScore)', () => {
       }
     });
   }
+
+  it('equals the brute-force reference on an index whose passages were clustered', () => {
+    const random = seeded(5);
+    const vectors = randomVectors(random, 600, { vocabulary: 400, terms: 40, maxWeight: 3 });
+    const index = buildFromVectors(vectors, { quantization: 50, blockSize: 8, reorder: true });
+    expect(index.passageIds).not.toEqual(vectors.map((v) => v.id));
+    expect([...index.passageIds].sort()).toEqual(vectors.map((v) => v.id).sort());
+    for (let q = 0; q < 10; q++) {
+      const query = randomVectors(random, 1, { vocabulary: 400, terms: 30, maxWeight: 2.5 })[0]!
+        .vector;
+      for (const k of [1, 10, 1000]) {
+        const { exhaustive, pruned } = both(index, query, k);
+        expect(Array.from(pruned.ids)).toEqual(Array.from(exhaustive.ids));
+        // Scores match the reference; equal scores may come in another order (index order).
+        const scores = named(index, exhaustive).map((hit) => hit.score);
+        expect(scores).toEqual(bruteForce(vectors, query, 50, k).map((hit) => hit.score));
+      }
+    }
+  });
+
+  it('single-term queries, a term in every passage, and k beyond the matches', () => {
+    const random = seeded(9);
+    const vectors = randomVectors(random, 300, { vocabulary: 50, terms: 10, maxWeight: 3 }).map(
+      (v, i) => ({ ...v, vector: { ...v.vector, everywhere: 0.1 + (i % 7) * 0.3 } }),
+    );
+    const index = buildFromVectors(vectors, { quantization: 50, blockSize: 16 });
+    const queries: Record<string, number>[] = [
+      { everywhere: 1 },
+      { t3: 2 },
+      { t49: 1, everywhere: 0.05 },
+    ];
+    for (const query of queries)
+      for (const k of [1, 10, 299, 300, 5000]) {
+        const { exhaustive, pruned } = both(index, query, k);
+        expect(Array.from(pruned.ids)).toEqual(Array.from(exhaustive.ids));
+        expect(named(index, exhaustive)).toEqual(bruteForce(vectors, query, 50, k));
+      }
+  });
 
   it('breaks ties by passage order when every passage scores the same', () => {
     const vectors = Array.from({ length: 50 }, (_, i) => ({
