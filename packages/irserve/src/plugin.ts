@@ -11,6 +11,8 @@
 export type {
   BatchOptions,
   DecomposeRequest,
+  EmbedKind,
+  EmbedRequest,
   Engine,
   EngineClass,
   EngineContext,
@@ -22,6 +24,7 @@ export type {
   ScoreRequest,
   Scores,
   SearchRequest,
+  SparseVector as IndexedSparseVector,
 } from './engines/contract.js';
 export { BaseEngine } from './engines/contract.js';
 export type {

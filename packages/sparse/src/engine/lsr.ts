@@ -10,7 +10,9 @@ import {
   IrserveError,
   badRequest,
   requestedSubset,
+  type EmbedRequest,
   type EngineInit,
+  type IndexedSparseVector,
   type ScoreRequest,
   type Scores,
   type SearchRequest,
@@ -30,6 +32,7 @@ export class LSR extends BaseEngine {
   static readonly configSchema = lsrConfigSchema;
   readonly settings: LsrConfig;
   #ready: Promise<{ opened: OpenedLsr; encoder: SparseEncoder | undefined }> | undefined;
+  #ids: Promise<Map<string, number>> | undefined;
 
   constructor(init: EngineInit) {
     super(init);
@@ -55,6 +58,7 @@ export class LSR extends BaseEngine {
   async close(): Promise<void> {
     const ready = this.#ready;
     this.#ready = undefined;
+    this.#ids = undefined;
     await (await ready?.catch(() => undefined))?.encoder?.close();
   }
 
@@ -135,6 +139,40 @@ export class LSR extends BaseEngine {
     );
   }
 
+  /**
+   * The `embed_sparse` capability (TEI's `/embed_sparse` route): texts encoded by the service's
+   * SPLADE model, queries and passages each with their own settings, as vocabulary indices and
+   * the model's weights (not the index's integer impacts), in index order.
+   */
+  async embedSparseBatch(requests: EmbedRequest[]): Promise<IndexedSparseVector[]> {
+    const { encoder } = await this.#open();
+    if (!encoder)
+      throw badRequest(
+        `service "${this.name}" has no encoder (config.encoder is "none"), so it cannot embed texts`,
+      );
+    const ids = await this.#tokenIds(encoder);
+    const out: IndexedSparseVector[] = new Array<IndexedSparseVector>(requests.length);
+    for (const kind of ['query', 'passage'] as const) {
+      const positions = requests.flatMap((request, i) => (request.kind === kind ? [i] : []));
+      if (positions.length === 0) continue;
+      const vectors = await this.#encode(
+        encoder,
+        positions.map((i) => requests[i]!.text),
+        kind,
+      );
+      positions.forEach((position, j) => (out[position] = indexed(vectors[j]!, ids)));
+    }
+    return out;
+  }
+
+  /** The encoder's token to vocabulary index, read once. */
+  #tokenIds(encoder: SparseEncoder): Promise<Map<string, number>> {
+    this.#ids ??= encoder
+      .vocabulary()
+      .then((vocabulary) => new Map(vocabulary.map((token, id) => [token, id])));
+    return this.#ids;
+  }
+
   /** Each request's `query_vector`, or its query encoded (the batch's distinct queries at once). */
   async #queryVectors(
     requests: { query: string; [field: string]: unknown }[],
@@ -163,6 +201,17 @@ export class LSR extends BaseEngine {
       );
     return out;
   }
+}
+
+/** A `token -> weight` vector as vocabulary indices in increasing order (tokens not in it dropped). */
+function indexed(vector: SparseVector, ids: Map<string, number>): IndexedSparseVector {
+  const pairs = Object.entries(vector)
+    .flatMap(([token, weight]) => {
+      const id = ids.get(token);
+      return id === undefined ? [] : [[id, weight] as const];
+    })
+    .sort((a, b) => a[0] - b[0]);
+  return { indices: pairs.map(([id]) => id), values: pairs.map(([, weight]) => weight) };
 }
 
 /** The same engine under a name that says what it is. */

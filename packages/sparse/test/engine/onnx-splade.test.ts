@@ -177,6 +177,40 @@ describe('LSR with the in-process encoder', () => {
     expect(Object.entries(body.scores)).toEqual(expected);
   });
 
+  it("serves TEI's /embed_sparse: the model's weights by vocabulary index, queries as queries", async () => {
+    const { status, body } = await post(app, '/embed_sparse', {
+      inputs: [TEXTS[0], TEXTS[2]],
+    });
+    expect(status).toBe(200);
+    const pool = new SessionPool();
+    const lease = await pool.acquire(MODEL);
+    try {
+      for (const [i, text] of [TEXTS[0]!, TEXTS[2]!].entries()) {
+        const expected = await reference(text);
+        const got = body[i] as { index: number; value: number }[];
+        expect(got.map(({ index }) => index)).toEqual(
+          [...got.map(({ index }) => index)].sort((a, b) => a - b),
+        );
+        expect(
+          Object.fromEntries(
+            got.map(({ index, value }) => [lease.tokenizer.idToken(index), value]),
+          ),
+        ).toEqual(
+          Object.fromEntries(
+            Object.entries(expected).map(([token, w]) => [token, expect.closeTo(w, 4)]),
+          ),
+        );
+      }
+    } finally {
+      await lease.release();
+    }
+    const query = await post(app, '/embed_sparse', { inputs: TEXTS[0], prompt_name: 'query' });
+    expect(query.status).toBe(200);
+    expect(query.body[0]).toHaveLength(40); // max_terms keeps the query's 40 highest weights
+    const bad = await post(app, '/embed_sparse', { inputs: 7 });
+    expect(bad.status).toBe(422);
+  });
+
   it('scores passages with the same model', async () => {
     const { status, body } = await post(app, '/score', {
       service: 'splade',
