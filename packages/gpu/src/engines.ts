@@ -1,0 +1,3 @@
+import type { EngineClass } from 'irserve/plugin';
+
+export const engines: EngineClass[] = [];

@@ -1,0 +1,1 @@
+export { engines } from './engines.js';
