@@ -89,7 +89,9 @@ function writeValue(out: Bytes, value: GgufValue): void {
 function tensorBytes(tensor: GgufTensor): Uint8Array {
   const expected = tensor.dims.reduce((a, b) => a * b, 1);
   if (tensor.values.length !== expected)
-    throw new RangeError(`${tensor.name}: ${tensor.values.length} values for dims ${tensor.dims}`);
+    throw new RangeError(
+      `${tensor.name}: ${tensor.values.length} values for dims [${tensor.dims.join(', ')}]`,
+    );
   return new Uint8Array(tensor.values.slice().buffer);
 }
 
