@@ -37,3 +37,4 @@ export { readModelFacts, checkRole, type ModelFacts, type ModelRole } from './ll
 export { checkFitsGpu, formatBytes } from './llama/memory.js';
 export { checkGpuIndex, assignGpu, nvidiaGpuCount } from './llama/gpu-assignment.js';
 export { writeGguf, type GgufTensor, type GgufValue } from './gguf/gguf-writer.js';
+export { bertGguf, TINY_BERT, type BertShape } from './gguf/bert-gguf.js';
