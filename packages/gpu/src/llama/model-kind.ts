@@ -3,7 +3,7 @@
  * pooling type other than none and rank), a ranking model (a `cls.output` / `cls` head), or
  * neither. A service naming the wrong kind is refused with what the file is.
  */
-import { readGgufFileInfo, type GgufFileInfo } from 'node-llama-cpp';
+import type { GgufFileInfo } from 'node-llama-cpp';
 import { IrserveError } from 'irserve/plugin';
 
 export type ModelRole = 'embedding' | 'ranking';
@@ -26,6 +26,7 @@ export interface ModelFacts {
  * const facts = await readModelFacts('models/qwen3-embedding-0.6b-f16.gguf');
  */
 export async function readModelFacts(path: string): Promise<ModelFacts> {
+  const { readGgufFileInfo } = await import('node-llama-cpp');
   let info: GgufFileInfo;
   try {
     info = await readGgufFileInfo(path, { sourceType: 'filesystem', logWarnings: false });

@@ -3,7 +3,7 @@
  * device settings gets the one loaded model; the last release frees it. The pool (and the
  * runtime per device) belongs to an app through `context.resources`, never to the module.
  */
-import { GgufInsights, type LlamaModel } from 'node-llama-cpp';
+import type { LlamaModel } from 'node-llama-cpp';
 import { IrserveError, type EngineContext } from 'irserve/plugin';
 import type { LlamaDevice } from './device.js';
 import { checkFitsGpu } from './memory.js';
@@ -164,6 +164,7 @@ async function checkVram(
   request: ModelRequest,
 ): Promise<void> {
   if (request.gpuLayers === 'auto') return;
+  const { GgufInsights } = await import('node-llama-cpp');
   const insights = await GgufInsights.from(facts.info, runtime.llama);
   const layers = request.gpuLayers === 'max' ? insights.totalLayers : request.gpuLayers;
   const { gpuVram } = await insights.estimateModelResourceRequirementsV2({ gpuLayers: layers });

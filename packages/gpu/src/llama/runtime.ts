@@ -3,7 +3,7 @@
  * nothing is ever compiled or downloaded at run time. `auto` tries CUDA, then Vulkan, then the
  * CPU, and says in the log why each GPU backend was passed over.
  */
-import { getLlama, LlamaLogLevel, type Llama } from 'node-llama-cpp';
+import type { Llama } from 'node-llama-cpp';
 import type { EngineContext } from 'irserve/plugin';
 import { missingBackend, type GpuBackend, type LlamaDevice } from './device.js';
 import { assignGpu, checkGpuIndex, nvidiaGpuCount } from './gpu-assignment.js';
@@ -34,8 +34,10 @@ export type LoadBackend = (
  * @example
  * const llama = await loadPrebuilt('cpu', logger);
  */
-export const loadPrebuilt: LoadBackend = (backend, logger, maxThreads) =>
-  getLlama({
+export const loadPrebuilt: LoadBackend = async (backend, logger, maxThreads) => {
+  // Imported on first use: node-llama-cpp is heavy, and a server without GGUF services never needs it.
+  const { getLlama, LlamaLogLevel } = await import('node-llama-cpp');
+  return getLlama({
     build: 'never',
     ...(maxThreads ? { maxThreads } : {}),
     gpu: backend === 'cpu' ? false : backend,
@@ -48,6 +50,7 @@ export const loadPrebuilt: LoadBackend = (backend, logger, maxThreads) =>
       else logger.warn({ llama: text }, 'llama.cpp');
     },
   });
+};
 
 export interface RuntimeOptions {
   device: LlamaDevice;
