@@ -13,6 +13,8 @@ export default defineConfig({
       { find: /^@irserve\/onnx$/, replacement: src('onnx/src/index.ts') },
       { find: /^@irserve\/sparse$/, replacement: src('sparse/src/index.ts') },
       { find: /^@irserve\/plaidx$/, replacement: src('plaidx/src/index.ts') },
+      { find: /^@irserve\/gpu$/, replacement: src('gpu/src/index.ts') },
+      { find: /^@irserve\/gpu\/kmeans$/, replacement: src('gpu/src/kmeans/index.ts') },
       { find: /^@irserve\/backends$/, replacement: src('backends/src/index.ts') },
       { find: /^@irserve\/client$/, replacement: src('client/src/index.ts') },
     ],

@@ -3,7 +3,8 @@
  * import, the `irserve-build-index` builder, `irserve-encode`, and the `Dense` and
  * `SentenceTransformerEngine` engines.
  */
-export { Dense } from './engine/dense.js';
+export { Dense, type DenseOptions } from './engine/dense.js';
+export type { Embedder } from './engine/embedder.js';
 export { denseConfigSchema, parseDenseConfig, type DenseConfig } from './engine/config.js';
 export { encoderConfigSchema, type EncoderConfig } from './engine/encoder-config.js';
 export type { EmbeddingRequest } from './engine/embedding-request.js';

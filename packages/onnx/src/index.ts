@@ -33,6 +33,15 @@ export {
 } from './runtime/session-options.js';
 export { ModelSession } from './runtime/model-session.js';
 export {
+  ONNX_DEVICES,
+  CUDA_INSTALL_STEP,
+  cudaProviderInstalled,
+  onDevice,
+  requestedDevice,
+  type DeviceChoice,
+  type OnnxDevice,
+} from './runtime/device.js';
+export {
   SessionPool,
   type AcquireOptions,
   type LoadedModel,

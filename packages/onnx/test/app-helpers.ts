@@ -43,9 +43,10 @@ export async function startApp(
   config: Record<string, unknown>,
   dir: string,
   engines: EngineClass[],
+  logger = pino({ level: 'silent' }),
 ): Promise<App> {
   const app = await createApp(config, {
-    logger: pino({ level: 'silent' }),
+    logger,
     engines,
     extras: false,
     interactive: false,

@@ -4,6 +4,7 @@ import { listShards, readShard } from '../formats/index.js';
 import { parseFactory } from '../vector-index/factory.js';
 import type { Manifest } from '../vector-index/manifest.js';
 import { saveIndex } from '../vector-index/storage.js';
+import { trainOnGpu } from './gpu-training.js';
 import { trainAndAdd, type TrainOptions, type TrainPhase } from '../vector-index/train.js';
 import type { Metric } from '../vector-index/types.js';
 import { createProgress, type Progress, type ProgressLogger } from 'irserve';
@@ -19,8 +20,10 @@ export interface BuildIndexOptions {
   /** Default 0, as RoutIR. */
   seed?: number;
   metric?: Metric;
-  /** There is no GPU backend: true is an error, never ignored. */
+  /** Train IVF / PQ on a GPU through @irserve/gpu (an error when none is usable). */
   useGpu?: boolean;
+  /** With useGpu: force ONNX Runtime providers (tests run the GPU path on `["cpu"]`). */
+  gpuProviders?: string[];
   threads?: number;
   efConstruction?: number;
   efSearch?: number;
@@ -47,17 +50,16 @@ export interface BuildReport {
 
 /** Checks options before any file is read, so a bad flag fails in milliseconds. */
 export function checkBuildOptions(options: BuildIndexOptions): void {
-  parseFactory(options.indexString);
+  const spec = parseFactory(options.indexString);
   const rate = options.samplingRate ?? 1;
   if (!(rate > 0 && rate <= 1)) {
     throw new Error(
       `sampling rate must be a number in (0, 1], got ${String(options.samplingRate)}`,
     );
   }
-  if (options.useGpu) {
+  if (options.useGpu && spec.kind !== 'ivf-flat' && spec.kind !== 'ivf-pq') {
     throw new Error(
-      'no GPU backend is available: irserve-build-index builds on the CPU (usearch and ' +
-        'JavaScript k-means); drop --use_gpu',
+      `--use_gpu trains IVF centroids and PQ codebooks; ${spec.factory} has nothing to train (drop --use_gpu)`,
     );
   }
   const metric = options.metric ?? 'ip';
@@ -143,6 +145,11 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildRepor
     },
   };
   const trainStarted = performance.now();
+  if (options.useGpu) {
+    const spec = parseFactory(options.indexString);
+    const log = (line: string) => logger.info(line);
+    train.trained = await trainOnGpu(spec, vectors, dim, metric, train, log, options.gpuProviders);
+  }
   const index = trainAndAdd(options.indexString, vectors, dim, metric, train);
   const trainSeconds = (performance.now() - trainStarted) / 1000;
   for (const b of bars.values()) b.done();

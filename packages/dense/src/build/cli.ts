@@ -23,7 +23,8 @@ export const USAGE = `usage: irserve-build-index <input_dir> <output_dir> [optio
   --ef_search N         HNSW search breadth stored in the index (default 16, as faiss)
   --nprobe N            IVF lists scanned per query by default (default 1, as faiss)
   --kmeans_iterations N k-means iterations (default 25, as faiss)
-  --use_gpu             not supported (no GPU backend): an error
+  --use_gpu             train IVF/PQ on a GPU (CUDA, else WebGPU) with @irserve/gpu;
+                        an error when none is usable
   -h, --help            this text`;
 
 export type { CliIo };

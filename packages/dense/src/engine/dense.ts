@@ -27,6 +27,14 @@ import { embeddingRequests, type EmbeddingRequest } from './embedding-request.js
 import { localEmbedder } from './local-embedder.js';
 import { cosine, innerProduct, normalizeInPlace, packRows } from './vectors.js';
 
+/** For engines built on Dense with embeddings of their own (the gpu extra's GGUF models). */
+export interface DenseOptions {
+  /** Settings a subclass validated with its own schema (its config has fields Dense lacks). */
+  settings?: DenseConfig;
+  /** Where embeddings come from, instead of `embedding_base_url` or `encoder`. */
+  embedder?: () => Promise<Embedder>;
+}
+
 interface Ready {
   index: VectorIndex;
   ids: string[];
@@ -39,11 +47,13 @@ export class Dense extends BaseEngine {
   static readonly configSchema: ZodType = denseConfigSchema;
   readonly settings: DenseConfig;
   readonly #prompts: { query: string; passage: string };
+  readonly #makeEmbedder: (() => Promise<Embedder>) | undefined;
   #ready: Promise<Ready> | undefined;
 
-  constructor(init: EngineInit) {
+  constructor(init: EngineInit, options: DenseOptions = {}) {
     super(init);
-    this.settings = parseDenseConfig(init.config);
+    this.settings = options.settings ?? parseDenseConfig(init.config);
+    this.#makeEmbedder = options.embedder;
     this.#prompts = promptsOf(this.settings);
   }
 
@@ -83,9 +93,11 @@ export class Dense extends BaseEngine {
       mapping === undefined
         ? undefined
         : subsetLabels(ids, await readSubsetMapping(resolve(this.context.configDir, mapping)));
-    const embedder = this.settings.encoder
-      ? await localEmbedder(this.settings.encoder, this.context)
-      : apiEmbedder(this.settings, this.name, this.context.logger);
+    const embedder = this.#makeEmbedder
+      ? await this.#makeEmbedder()
+      : this.settings.encoder
+        ? await localEmbedder(this.settings.encoder, this.context)
+        : apiEmbedder(this.settings, this.name, this.context.logger);
     if (embedder.dimension !== undefined && embedder.dimension !== index.dim) {
       await embedder.close();
       index.close?.();

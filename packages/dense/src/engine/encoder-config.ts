@@ -62,6 +62,12 @@ export const encoderConfigSchema = z.strictObject({
     .describe(
       'ONNX Runtime execution providers, in order (default `["cpu"]`; the gpu extra adds others).',
     ),
+  device: z
+    .enum(['auto', 'cuda', 'webgpu', 'cpu'])
+    .optional()
+    .describe(
+      'Where the model runs: `auto` (CUDA, then WebGPU, else the CPU), `cuda`, `webgpu`, `cpu`; default: `execution_providers`.',
+    ),
   intra_op_threads: z
     .number()
     .int()

@@ -47,6 +47,7 @@ export async function localEmbedder(
   const folder = resolve(context.configDir, config.model_path);
   const lease = await onnx.sessionPoolFor(context).acquire(folder, {
     execution_providers: config.execution_providers,
+    ...(config.device ? { device: config.device } : {}),
     intra_op_threads: config.intra_op_threads,
   });
   let encoder: Onnx.TextEncoder;
@@ -67,7 +68,7 @@ export async function localEmbedder(
     get dimension() {
       return encoder.dimension;
     },
-    label: `the encoder at ${folder}`,
+    label: `the encoder at ${folder} on ${lease.session.device.providers.join(', ')}`,
     close: () => encoder.close(),
   };
 }

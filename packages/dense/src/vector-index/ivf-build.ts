@@ -19,20 +19,13 @@ export function buildIvf(
   metric: Metric,
   options: TrainOptions,
 ): IvfIndex {
-  const n = vectors.length / dim;
-  const { seed = 1234, threads = 0, kmeansIterations = 25 } = options;
-  const random = seededRandom(seed);
-  const wanted = Math.min(
-    Math.round(n * (options.samplingRate ?? 1)),
-    spec.nlist * MAX_POINTS_PER_CENTROID,
-  );
-  if (wanted < spec.nlist) {
-    throw new Error(
-      `${spec.factory} needs at least ${spec.nlist} training vectors; the sample has ${wanted} ` +
-        `of ${n} (raise --sampling_rate or lower nlist)`,
+  if (options.trained)
+    return new IvfIndex(
+      addAll(vectors, dim, metric, options.trained.centroids, spec, options.trained.pq, options),
     );
-  }
-  const sample = gatherRows(vectors, dim, samplePositions(n, wanted, random));
+  const { seed = 1234, threads = 0, kmeansIterations = 25 } = options;
+  const sample = trainingSample(spec, vectors, dim, options);
+  const wanted = sample.length / dim;
   const total = kmeansIterations * (spec.kind === 'ivf-pq' ? 1 + spec.pqM : 1);
   const centroids = kmeans(sample, dim, spec.nlist, {
     iterations: kmeansIterations,
@@ -55,10 +48,34 @@ export function buildIvf(
 }
 
 /** faiss's PQ trains on at most 256 points per code centroid: 65536. */
-const PQ_MAX_TRAIN = 65_536;
+export const PQ_MAX_TRAIN = 65_536;
+
+/**
+ * The seeded sample that trains the coarse quantizer: `samplingRate` of the vectors, at most
+ * 256 per centroid (as faiss).
+ */
+export function trainingSample(
+  spec: Extract<FactorySpec, { kind: 'ivf-flat' | 'ivf-pq' }>,
+  vectors: Float32Array,
+  dim: number,
+  options: TrainOptions,
+): Float32Array {
+  const n = vectors.length / dim;
+  const wanted = Math.min(
+    Math.round(n * (options.samplingRate ?? 1)),
+    spec.nlist * MAX_POINTS_PER_CENTROID,
+  );
+  if (wanted < spec.nlist) {
+    throw new Error(
+      `${spec.factory} needs at least ${spec.nlist} training vectors; the sample has ${wanted} ` +
+        `of ${n} (raise --sampling_rate or lower nlist)`,
+    );
+  }
+  return gatherRows(vectors, dim, samplePositions(n, wanted, seededRandom(options.seed ?? 1234)));
+}
 
 /** Each row minus its nearest centroid (faiss's IVFPQ encodes residuals). */
-function residuals(
+export function residuals(
   data: Float32Array,
   centroids: Float32Array,
   dim: number,

@@ -54,24 +54,75 @@ export function kmeans(data: Float32Array, dim: number, k: number, options: Kmea
   const counts = new Int32Array(k);
   for (let it = 0; it < iterations; it++) {
     const labels = assign(centroids, data, dim, metric, threads);
-    sums.fill(0);
-    counts.fill(0);
-    for (let i = 0; i < n; i++) {
-      const c = labels[i]!;
-      counts[c]!++;
-      const so = c * dim;
-      const o = i * dim;
-      for (let j = 0; j < dim; j++) sums[so + j]! += data[o + j]!;
-    }
-    for (let c = 0; c < k; c++) {
-      const count = counts[c]!;
-      if (count === 0) continue;
-      for (let j = 0; j < dim; j++) centroids[c * dim + j] = sums[c * dim + j]! / count;
-    }
-    splitEmpty(centroids, counts, dim);
+    update(data, dim, labels, centroids, sums, counts);
     options.onIteration?.(it + 1, iterations);
   }
   return centroids;
+}
+
+/** Nearest-centroid assignment done elsewhere (a GPU), asynchronously. */
+export type AsyncAssign = (
+  centroids: Float32Array,
+  data: Float32Array,
+  dim: number,
+  metric: Metric,
+) => Promise<Int32Array>;
+
+/**
+ * `kmeans` with the assignment step handed to `assignAsync` (the gpu extra's ONNX Runtime
+ * assigner for `--use_gpu`); same initialisation, update and empty-cluster split, so the same
+ * seed gives the same result up to the assigner's floating-point ties.
+ *
+ * @example const centroids = await kmeansWith(gpuAssign, data, 768, 4096, { seed: 1 });
+ */
+export async function kmeansWith(
+  assignAsync: AsyncAssign,
+  data: Float32Array,
+  dim: number,
+  k: number,
+  options: KmeansOptions = {},
+): Promise<Float32Array> {
+  const n = data.length / dim;
+  if (n < k) {
+    throw new Error(`k-means needs at least ${k} training vectors for ${k} clusters, got ${n}`);
+  }
+  const { iterations = 25, seed = 1234, metric = 'l2' } = options;
+  const centroids = gatherRows(data, dim, samplePositions(n, k, seededRandom(seed)));
+  const sums = new Float64Array(k * dim);
+  const counts = new Int32Array(k);
+  for (let it = 0; it < iterations; it++) {
+    update(data, dim, await assignAsync(centroids, data, dim, metric), centroids, sums, counts);
+    options.onIteration?.(it + 1, iterations);
+  }
+  return centroids;
+}
+
+/** One Lloyd update: each centroid becomes the mean of its rows; empty ones are split off. */
+function update(
+  data: Float32Array,
+  dim: number,
+  labels: Int32Array,
+  centroids: Float32Array,
+  sums: Float64Array,
+  counts: Int32Array,
+): void {
+  const n = labels.length;
+  const k = counts.length;
+  sums.fill(0);
+  counts.fill(0);
+  for (let i = 0; i < n; i++) {
+    const c = labels[i]!;
+    counts[c]!++;
+    const so = c * dim;
+    const o = i * dim;
+    for (let j = 0; j < dim; j++) sums[so + j]! += data[o + j]!;
+  }
+  for (let c = 0; c < k; c++) {
+    const count = counts[c]!;
+    if (count === 0) continue;
+    for (let j = 0; j < dim; j++) centroids[c * dim + j] = sums[c * dim + j]! / count;
+  }
+  splitEmpty(centroids, counts, dim);
 }
 
 /** Gives each empty cluster a perturbed copy of the currently largest one (as faiss does). */

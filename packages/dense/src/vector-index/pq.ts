@@ -13,7 +13,7 @@ export interface ProductQuantizer {
 }
 
 /** Copies columns `[j*dsub, (j+1)*dsub)` of an `n * dim` matrix into an `n * dsub` one. */
-function subspace(data: Float32Array, dim: number, dsub: number, j: number): Float32Array {
+export function subspace(data: Float32Array, dim: number, dsub: number, j: number): Float32Array {
   const n = data.length / dim;
   const out = new Float32Array(n * dsub);
   for (let i = 0; i < n; i++)

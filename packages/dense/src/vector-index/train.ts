@@ -5,6 +5,7 @@ import { createUsearchIndex, HNSW_DEFAULTS, HnswIndex, type HnswParams } from '.
 import { buildIvf } from './ivf-build.js';
 import { sq8MapVectors, sq8Norm } from './sq8.js';
 import type { Metric, VectorIndex } from './types.js';
+import type { PretrainedIvf } from './pretrain.js';
 
 export type TrainPhase = 'train' | 'add';
 
@@ -23,6 +24,8 @@ export interface TrainOptions {
   /** k-means iterations (faiss: 25). */
   kmeansIterations?: number;
   progress?: (phase: TrainPhase, done: number, total: number) => void;
+  /** IVF centroids (and PQ codebooks) trained beforehand, e.g. on a GPU (see `pretrainIvf`). */
+  trained?: PretrainedIvf;
 }
 
 /** Vectors added to an HNSW graph per call, so progress moves during long adds. */

@@ -54,7 +54,11 @@ describe('irserve-build-index', () => {
     [['a', 'b', '--sampling_rate', 'NaN'], /--sampling_rate must be a number/, 2],
     [['a', 'b', '--sampling_rate', '0'], /sampling rate must be a number in \(0, 1\], got 0/, 1],
     [['a', 'b', '--sampling_rate', '1.5'], /sampling rate must be a number in \(0, 1\]/, 1],
-    [['a', 'b', '--use_gpu'], /no GPU backend/, 1],
+    [
+      ['a', 'b', '--use_gpu'],
+      /--use_gpu trains IVF centroids and PQ codebooks; Flat has nothing to train/,
+      1,
+    ],
     [['a', 'b', '--index_string', 'PQ2048x4fs'], /supported forms/, 1],
     [['a', 'b', '--metric', 'cos'], /--metric must be ip or l2/, 2],
     [['a', 'b', '--threads', '1.5'], /--threads must be an integer/, 2],

@@ -38,6 +38,7 @@ export class CrossEncoderReranker extends BaseEngine {
         model: lease.folder.path,
         mode: scorer.mode,
         max_length: scorer.maxLength,
+        device: lease.session.device,
       },
       'cross-encoder loaded',
     );
@@ -78,6 +79,7 @@ export class CrossEncoderReranker extends BaseEngine {
         model_path,
         model_name_or_path,
         execution_providers,
+        device,
         intra_op_threads,
         inter_op_threads,
         graph_optimization,
@@ -85,6 +87,7 @@ export class CrossEncoderReranker extends BaseEngine {
       const folder = resolve(this.context.configDir, (model_path ?? model_name_or_path)!);
       const lease = await sessionPoolFor(this.context).acquire(folder, {
         execution_providers,
+        ...(device ? { device } : {}),
         intra_op_threads,
         inter_op_threads,
         graph_optimization,

@@ -6,17 +6,21 @@ import ort from 'onnxruntime-node';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { engineError, modelError } from '../errors.js';
 import type { EncodedBatch } from '../tokenizer/encoded-batch.js';
+import { onDevice, requestedDevice, type DeviceChoice } from './device.js';
 import { feedsFor, unknownInputs } from './feeds.js';
 import type { SessionOptions } from './session-options.js';
 import { toFloatTensor, type FloatTensor } from './tensors.js';
 
 export class ModelSession {
   readonly modelFile: string;
+  /** The execution providers in use and why others were passed over (`device: "auto"`). */
+  readonly device: DeviceChoice;
   readonly #session: InferenceSession;
 
-  private constructor(modelFile: string, session: InferenceSession) {
+  private constructor(modelFile: string, session: InferenceSession, device: DeviceChoice) {
     this.modelFile = modelFile;
     this.#session = session;
+    this.device = device;
   }
 
   /**
@@ -27,14 +31,13 @@ export class ModelSession {
    */
   static async create(modelFile: string, options: SessionOptions): Promise<ModelSession> {
     let session: InferenceSession;
+    let device: DeviceChoice;
     try {
-      session = await ort.InferenceSession.create(modelFile, {
-        executionProviders: options.execution_providers,
-        ...(options.intra_op_threads > 0 ? { intraOpNumThreads: options.intra_op_threads } : {}),
-        ...(options.inter_op_threads > 0 ? { interOpNumThreads: options.inter_op_threads } : {}),
-        graphOptimizationLevel: options.graph_optimization,
-        logSeverityLevel: 3,
-      });
+      ({ value: session, choice: device } = await onDevice(
+        requestedDevice(options.device),
+        options.execution_providers,
+        (providers) => ort.InferenceSession.create(modelFile, sessionSettings(providers, options)),
+      ));
     } catch (error) {
       throw modelError(
         modelFile,
@@ -49,7 +52,7 @@ export class ModelSession {
         `the graph wants inputs irserve cannot fill: ${unknown.join(', ')} (it fills input_ids, attention_mask, token_type_ids, position_ids; export without past key values)`,
       );
     }
-    return new ModelSession(modelFile, session);
+    return new ModelSession(modelFile, session, device);
   }
 
   get inputNames(): readonly string[] {
@@ -108,4 +111,17 @@ export class ModelSession {
   async release(): Promise<void> {
     await this.#session.release();
   }
+}
+
+function sessionSettings(
+  providers: string[],
+  options: SessionOptions,
+): InferenceSession.SessionOptions {
+  return {
+    executionProviders: providers,
+    ...(options.intra_op_threads > 0 ? { intraOpNumThreads: options.intra_op_threads } : {}),
+    ...(options.inter_op_threads > 0 ? { interOpNumThreads: options.inter_op_threads } : {}),
+    graphOptimizationLevel: options.graph_optimization,
+    logSeverityLevel: 3,
+  };
 }

@@ -1,5 +1,6 @@
 /** How an ONNX Runtime session is created: execution providers and threads. */
 import { z } from 'zod';
+import { ONNX_DEVICES } from './device.js';
 
 export const sessionOptionsSchema = z.strictObject({
   /**
@@ -7,6 +8,12 @@ export const sessionOptionsSchema = z.strictObject({
    * `cuda`, `tensorrt`, ...; ONNX Runtime falls back along the list.
    */
   execution_providers: z.array(z.string().min(1)).min(1).max(8).default(['cpu']),
+  device: z
+    .enum(ONNX_DEVICES)
+    .optional()
+    .describe(
+      '`auto`: CUDA when its provider library is installed, then WebGPU, else the CPU (the log says why); `cuda`, `webgpu`: that provider or an error; `cpu`. Default: the IRSERVE_ONNX_DEVICE variable, else `execution_providers` as given.',
+    ),
   intra_op_threads: z
     .number()
     .int()
@@ -44,6 +51,7 @@ export function sessionOptions(input: z.input<typeof sessionOptionsSchema> = {})
 export function sessionOptionsKey(options: SessionOptions): string {
   return JSON.stringify([
     options.execution_providers,
+    options.device ?? null,
     options.intra_op_threads,
     options.inter_op_threads,
     options.graph_optimization,

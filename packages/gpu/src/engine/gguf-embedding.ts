@@ -1,0 +1,81 @@
+/**
+ * `GgufEmbedding` (search and score roles, and the embed capability): RoutIR's `Qwen3` engine
+ * on llama.cpp. Queries are embedded by a GGUF model (Qwen3-Embedding, bge-m3, ...) on CUDA,
+ * Vulkan or the CPU and searched in a vector index exactly as `Dense` does.
+ */
+import { resolve } from 'node:path';
+import { Dense, type Embedder } from '@irserve/dense';
+import type { EngineInit } from 'irserve/plugin';
+import { GgufModelPool, type GgufLease } from '../llama/model-pool.js';
+import { ggufEmbedder } from './gguf-embedder.js';
+import {
+  denseSettingsOf,
+  ggufEmbeddingConfigSchema,
+  parseGgufEmbeddingConfig,
+  type GgufEmbeddingConfig,
+} from './embedding-config.js';
+import { runtimeHealth } from './health.js';
+
+/** The lease of the loaded model, filled when Dense opens its embedder. */
+interface LeaseHolder {
+  lease?: GgufLease;
+}
+
+export class GgufEmbedding extends Dense {
+  static override readonly configSchema = ggufEmbeddingConfigSchema;
+  readonly gguf: GgufEmbeddingConfig;
+  readonly #holder: LeaseHolder;
+
+  constructor(init: EngineInit) {
+    const gguf = parseGgufEmbeddingConfig(init.config);
+    const holder: LeaseHolder = {};
+    super(init, {
+      settings: denseSettingsOf(gguf),
+      embedder: () => openEmbedder(init, gguf, holder),
+    });
+    this.gguf = gguf;
+    this.#holder = holder;
+  }
+
+  /** The backend, GPU and model, for `/health`. */
+  health(): Record<string, unknown> {
+    const lease = this.#holder.lease;
+    return lease ? runtimeHealth(lease) : { loaded: false, device: this.gguf.device };
+  }
+}
+
+async function openEmbedder(
+  init: EngineInit,
+  gguf: GgufEmbeddingConfig,
+  holder: LeaseHolder,
+): Promise<Embedder> {
+  const lease = await GgufModelPool.of(init.context).acquire(
+    {
+      path: resolve(init.context.configDir, (gguf.model_path ?? gguf.model_name_or_path)!),
+      role: 'embedding',
+      device: gguf.device,
+      gpuLayers: gguf.gpu_layers,
+      gpuAssignment: gguf.gpu_assignment,
+      threads: gguf.llama_threads,
+    },
+    init.context.logger,
+  );
+  holder.lease = lease;
+  init.context.logger.info(
+    { service: init.name, ...runtimeHealth(lease) },
+    'GGUF embedding model loaded',
+  );
+  try {
+    return await ggufEmbedder(lease, {
+      maxLength: gguf.max_length,
+      contextSize: gguf.context_size,
+      contexts: gguf.batch_size,
+      threads: gguf.llama_threads,
+      normalize: gguf.normalize,
+    });
+  } catch (error) {
+    holder.lease = undefined;
+    await lease.release();
+    throw error;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * `irserve-build-index --use_gpu`: IVF k-means and PQ codebooks trained through the ONNX
+ * Runtime assigner, vectors added on the CPU. Here the GPU path runs on a forced CPU provider
+ * (the same graph and code a GPU runs) and must reach the CPU build's recall; the real flag,
+ * with no GPU provider usable, must be refused naming what was tried.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIndex } from '../../dense/src/build/build-index.js';
+import { main } from '../../dense/src/build/cli.js';
+import { writeDictShard } from '../../dense/src/formats/index.js';
+import { openIndex } from '../../dense/src/vector-index/index.js';
+import { exactTopK, randomVectors, recall } from '../../dense/test/vector-index/helpers.js';
+import { openGpuAssigner } from '../src/kmeans/index.js';
+
+const DIM = 32;
+const N = 3000;
+let dir = '';
+let input = '';
+let vectors: Float32Array;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'irserve-use-gpu-'));
+  input = join(dir, 'shards');
+  await mkdir(input);
+  vectors = randomVectors(N, DIM, 7);
+  const ids = Array.from({ length: N }, (_, i) => `d${i}`);
+  await writeDictShard(join(input, 'shard0.npy'), vectors, DIM, ids);
+});
+afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+async function recallOf(output: string, nprobe: number): Promise<number> {
+  const queries = randomVectors(50, DIM, 99);
+  const { index } = await openIndex(output);
+  const result = index.search(queries, 10, { nprobe });
+  return recall(result, exactTopK(vectors, queries, DIM, 10, 'ip'), 10);
+}
+
+async function gpuProblem(): Promise<string | undefined> {
+  try {
+    await (await openGpuAssigner()).close();
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+describe('--use_gpu training', () => {
+  it.each(['IVF32,Flat', 'IVF16,PQ8'])(
+    '%s trained through the assigner reaches the CPU build recall',
+    async (factory) => {
+      const common = {
+        inputDir: input,
+        indexString: factory,
+        samplingRate: 1,
+        kmeansIterations: 10,
+      };
+      const cpuDir = join(dir, `${factory}-cpu`);
+      const gpuDir = join(dir, `${factory}-gpu`);
+      const lines: string[] = [];
+      await buildIndex({ ...common, outputDir: cpuDir, interactive: false });
+      await buildIndex({
+        ...common,
+        outputDir: gpuDir,
+        useGpu: true,
+        gpuProviders: ['cpu'],
+        interactive: false,
+        logger: { info: (line) => lines.push(line) },
+      });
+      expect(lines.join('\n')).toMatch(/training .* on ONNX Runtime's cpu provider/);
+      const [cpu, gpu] = [await recallOf(cpuDir, 4), await recallOf(gpuDir, 4)];
+      expect(gpu).toBeGreaterThan(0.3);
+      expect(Math.abs(gpu - cpu)).toBeLessThan(0.05);
+    },
+    60_000,
+  );
+
+  it('refuses --use_gpu for an index with nothing to train', async () => {
+    const err: string[] = [];
+    const code = await main([input, join(dir, 'hnsw'), '--index_string', 'HNSW16', '--use_gpu'], {
+      out: () => {},
+      err: (line) => err.push(line),
+    });
+    expect(code).toBe(1);
+    expect(err.join('\n')).toMatch(/HNSW16 has nothing to train \(drop --use_gpu\)/);
+  });
+
+  it('refuses the real --use_gpu without a usable GPU, naming what was tried', async () => {
+    const problem = await gpuProblem();
+    if (problem === undefined) {
+      console.warn('a GPU provider initialised: the refusal test does not apply here');
+      return;
+    }
+    const err: string[] = [];
+    const code = await main(
+      [input, join(dir, 'refused'), '--index_string', 'IVF16,Flat', '--use_gpu'],
+      { out: () => {}, err: (line) => err.push(line) },
+    );
+    expect(code).toBe(1);
+    expect(err.join('\n')).toMatch(
+      /--use_gpu: no GPU execution provider of ONNX Runtime could be used; tried cuda: .*onnxruntime-node-install=cuda12.*; webgpu: /,
+    );
+  });
+});

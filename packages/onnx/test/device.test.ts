@@ -1,0 +1,105 @@
+/**
+ * `device` for ONNX sessions: `auto` falls back to the CPU with the reasons, an explicit GPU
+ * device that cannot initialise is an error naming what is missing, IRSERVE_ONNX_DEVICE moves
+ * sessions whose engines pass no options.
+ */
+import { describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import {
+  CUDA_INSTALL_STEP,
+  CrossEncoderReranker,
+  SessionPool,
+  cudaProviderInstalled,
+  requestedDevice,
+  sessionOptions,
+} from '@irserve/onnx';
+import { startApp, testWorld } from './app-helpers.js';
+import { TINY_BERT, TINY_CROSS_ENCODER } from './helpers.js';
+
+const cudaPresent = cudaProviderInstalled();
+
+describe('ONNX device', () => {
+  it('auto runs where a provider initialises, and says why it passed over the others', async () => {
+    const lease = await new SessionPool().acquire(TINY_BERT, { device: 'auto' });
+    try {
+      const { device, skipped, providers } = lease.session.device;
+      expect(['cuda', 'webgpu', 'cpu']).toContain(device);
+      expect(providers.at(-1)).toBe('cpu');
+      if (!cudaPresent) expect(skipped[0]).toContain(CUDA_INSTALL_STEP);
+      if (device === 'cpu') expect(skipped.map((s) => s.split(':')[0])).toEqual(['cuda', 'webgpu']);
+    } finally {
+      await lease.release();
+    }
+  });
+
+  it.skipIf(cudaPresent)(
+    'an explicit cuda device without the provider library names the install step',
+    async () => {
+      await expect(new SessionPool().acquire(TINY_BERT, { device: 'cuda' })).rejects.toThrow(
+        /device "cuda" cannot be used: cuda: the CUDA provider library is not installed \(npm rebuild onnxruntime-node/,
+      );
+    },
+  );
+
+  it('an explicit webgpu device either runs on WebGPU or is refused with the reason', async () => {
+    const attempt = new SessionPool().acquire(TINY_BERT, { device: 'webgpu' });
+    const lease = await attempt.catch((error: Error) => error);
+    if (lease instanceof Error)
+      expect(lease.message).toMatch(/device "webgpu" cannot be used: webgpu: /);
+    else {
+      expect(lease.session.device.device).toBe('webgpu');
+      await lease.release();
+    }
+  });
+
+  it('cpu, and no device at all, use the providers asked for', async () => {
+    const pool = new SessionPool();
+    const cpu = await pool.acquire(TINY_BERT, { device: 'cpu' });
+    const plain = await pool.acquire(TINY_BERT);
+    expect(cpu.session.device).toEqual({ device: 'cpu', providers: ['cpu'], skipped: [] });
+    expect(plain.session.device.device).toBe(
+      process.env.IRSERVE_ONNX_DEVICE ? expect.anything() : 'custom',
+    );
+    expect(pool.size).toBe(2);
+    await cpu.release();
+    await plain.release();
+  });
+
+  it('IRSERVE_ONNX_DEVICE applies when no device is given, and bad values are refused', () => {
+    expect(requestedDevice(undefined, { IRSERVE_ONNX_DEVICE: 'auto' })).toBe('auto');
+    expect(requestedDevice('cpu', { IRSERVE_ONNX_DEVICE: 'auto' })).toBe('cpu');
+    expect(requestedDevice(undefined, {})).toBeUndefined();
+    expect(() => requestedDevice(undefined, { IRSERVE_ONNX_DEVICE: 'tpu' })).toThrow(
+      /IRSERVE_ONNX_DEVICE must be one of auto, cuda, webgpu, cpu, got "tpu"/,
+    );
+    expect(() => sessionOptions({ device: 'tpu' as 'cpu' })).toThrow();
+  });
+
+  it('the cross-encoder logs the device it runs on', async () => {
+    const world = await testWorld();
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const app = await startApp(
+      {
+        collections: [world.collection],
+        services: [
+          {
+            name: 'rerank',
+            engine: 'CrossEncoderReranker',
+            config: { model_path: TINY_CROSS_ENCODER, device: 'auto' },
+          },
+        ],
+      },
+      world.dir,
+      [CrossEncoderReranker],
+      logger,
+    );
+    try {
+      const loaded = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'cross-encoder loaded');
+      expect(loaded.device.providers.at(-1)).toBe('cpu');
+    } finally {
+      await app.close();
+      await world.close();
+    }
+  });
+});
