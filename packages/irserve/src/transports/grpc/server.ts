@@ -58,7 +58,7 @@ const UNAUTHORIZED =
   'missing or invalid bearer token: send "authorization: Bearer <API_KEY>" metadata';
 // HTTP/2 forbids a header value that starts or ends with a space (RFC 9113, 8.2.1) and Node drops
 // such a field before grpc-js sees it: the key pasted with a trailing space that HTTP accepts.
-const MISSING_OVER_HTTP2 = `${UNAUTHORIZED} (none arrived: HTTP/2 drops a value with leading or trailing spaces, so trim the key)`;
+const MISSING_OVER_HTTP2 = `${UNAUTHORIZED} (none arrived; if one was sent, note that HTTP/2 drops a value with leading or trailing spaces: trim the key)`;
 const CODE_NAMES = Object.fromEntries(Object.entries(GrpcCode).map(([k, v]) => [v, k]));
 
 /** One unary handler: request id, auth, cancellation, the RPC, status mapping, one log line. */
