@@ -43,3 +43,4 @@ export {
   type SubsetLabels,
 } from './engines/subset-mapping.js';
 export { parseEngineConfig } from './engines/engine-config.js';
+export { SharedByKey, type SharedLease } from './util/shared-by-key.js';

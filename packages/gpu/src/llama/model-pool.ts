@@ -4,7 +4,7 @@
  * runtime per device) belongs to an app through `context.resources`, never to the module.
  */
 import type { LlamaModel } from 'node-llama-cpp';
-import { IrserveError, type EngineContext } from 'irserve/plugin';
+import { IrserveError, SharedByKey, type EngineContext } from 'irserve/plugin';
 import type { LlamaDevice } from './device.js';
 import { checkFitsGpu } from './memory.js';
 import { checkRole, readModelFacts, type ModelFacts, type ModelRole } from './model-kind.js';
@@ -32,15 +32,10 @@ export interface GgufLease extends LoadedGguf {
   release(): Promise<void>;
 }
 
-interface Entry {
-  loaded: Promise<LoadedGguf>;
-  holders: number;
-}
-
 const KEY = '@irserve/gpu:model-pool';
 
 export class GgufModelPool {
-  readonly #entries = new Map<string, Entry>();
+  readonly #models = new SharedByKey<LoadedGguf>((loaded) => loaded.model.dispose());
   readonly #runtimes = new Map<string, Promise<LlamaRuntime>>();
   readonly #load: LoadBackend | undefined;
 
@@ -80,33 +75,13 @@ export class GgufModelPool {
       request.gpuLayers,
       request.gpuAssignment,
     ]);
-    let entry = this.#entries.get(key);
-    if (!entry) {
-      entry = { loaded: this.#open(request, facts, logger), holders: 0 };
-      this.#entries.set(key, entry);
-    }
-    entry.holders++;
-    let loaded: LoadedGguf;
-    try {
-      loaded = await entry.loaded;
-    } catch (error) {
-      await this.#drop(key, entry);
-      throw error;
-    }
-    let released = false;
-    return {
-      ...loaded,
-      release: async () => {
-        if (released) return;
-        released = true;
-        await this.#drop(key, entry);
-      },
-    };
+    const lease = await this.#models.acquire(key, () => this.#open(request, facts, logger));
+    return { ...lease.value, release: lease.release };
   }
 
   /** Models loaded now. */
   get size(): number {
-    return this.#entries.size;
+    return this.#models.size;
   }
 
   #runtime(request: ModelRequest, logger: EngineContext['logger']): Promise<LlamaRuntime> {
@@ -146,14 +121,6 @@ export class GgufModelPool {
         { cause: error },
       );
     }
-  }
-
-  async #drop(key: string, entry: Entry): Promise<void> {
-    entry.holders--;
-    if (entry.holders > 0) return;
-    if (this.#entries.get(key) === entry) this.#entries.delete(key);
-    const loaded = await entry.loaded.catch(() => undefined);
-    await loaded?.model.dispose();
   }
 }
 

@@ -3,6 +3,7 @@
  * with the same session options gets the one session (and tokenizer), created once; the last
  * release frees it. A pool belongs to an app (see `sessionPoolFor`), never to the module.
  */
+import { SharedByKey } from 'irserve/plugin';
 import { loadModelFolder, type ModelFolder } from '../folder/model-folder.js';
 import { TextTokenizer } from '../tokenizer/text-tokenizer.js';
 import { ModelSession } from './model-session.js';
@@ -24,13 +25,8 @@ export interface AcquireOptions extends Partial<SessionOptions> {
   modelFile?: string;
 }
 
-interface Entry {
-  model: Promise<LoadedModel>;
-  holders: number;
-}
-
 export class SessionPool {
-  readonly #entries = new Map<string, Entry>();
+  readonly #models = new SharedByKey<LoadedModel>((model) => model.session.release());
 
   /**
    * The model of `folderPath` with these options, loading it on first use.
@@ -45,41 +41,13 @@ export class SessionPool {
     const settings = sessionOptions(rest);
     const folder = await loadModelFolder(folderPath, modelFile ? { modelFile } : {});
     const key = `${folder.modelFile}\n${sessionOptionsKey(settings)}`;
-    let entry = this.#entries.get(key);
-    if (!entry) {
-      entry = { model: load(folder, settings), holders: 0 };
-      this.#entries.set(key, entry);
-    }
-    entry.holders++;
-    let model: LoadedModel;
-    try {
-      model = await entry.model;
-    } catch (error) {
-      await this.#drop(key, entry);
-      throw error;
-    }
-    let released = false;
-    return {
-      ...model,
-      release: async () => {
-        if (released) return;
-        released = true;
-        await this.#drop(key, entry);
-      },
-    };
+    const lease = await this.#models.acquire(key, () => load(folder, settings));
+    return { ...lease.value, release: lease.release };
   }
 
   /** Models loaded now (for tests and diagnostics). */
   get size(): number {
-    return this.#entries.size;
-  }
-
-  async #drop(key: string, entry: Entry): Promise<void> {
-    entry.holders--;
-    if (entry.holders > 0) return;
-    if (this.#entries.get(key) === entry) this.#entries.delete(key);
-    const model = await entry.model.catch(() => undefined);
-    await model?.session.release();
+    return this.#models.size;
   }
 }
 
