@@ -5,30 +5,18 @@
 import { z } from 'zod';
 import type { CallOptions } from '../registry/types.js';
 import type { AppCore } from './app-core.js';
-import { MAX_EMBED_INPUTS, embedTexts, vectorBase64, vectorList } from './embed.js';
+import { embedTexts, vectorBase64, vectorList } from './embed.js';
+import { embedInputsSchema, encodingFormatSchema } from './embed-schemas.js';
 import { parseRequest } from './validate.js';
-
-const text = z
-  .string({ error: 'must be a string or an array of strings' })
-  .max(1_000_000, 'is too long (at most 1,000,000 characters)');
 
 /** Fields irserve reads; every other field reaches the engine, as on `/search`. */
 export const embedRequestSchema = z.looseObject({
   service: z.string({ error: 'must be a string naming a service' }).min(1, 'must not be empty'),
-  input: z.union(
-    [
-      text,
-      z
-        .array(text, { error: 'must be a string or an array of strings' })
-        .min(1, 'must not be empty')
-        .max(MAX_EMBED_INPUTS, `has too many items (at most ${MAX_EMBED_INPUTS})`),
-    ],
-    { error: 'must be a string or an array of strings' },
-  ),
+  input: embedInputsSchema(),
   /** Whether the texts are queries or passages (the engine applies its prompts); default passage. */
   kind: z.enum(['query', 'passage'], { error: 'must be "query" or "passage"' }).default('passage'),
   /** `float` (lists of numbers, default) or `base64` (little-endian float32 bytes). */
-  encoding_format: z.enum(['float', 'base64'], { error: 'must be "float" or "base64"' }).optional(),
+  encoding_format: encodingFormatSchema.optional(),
 });
 
 function parse(body: unknown) {

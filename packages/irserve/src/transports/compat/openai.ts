@@ -5,7 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppCore } from '../../core/app-core.js';
-import { MAX_EMBED_INPUTS, embedTexts, vectorBase64, vectorList } from '../../core/embed.js';
+import { embedTexts, vectorBase64, vectorList } from '../../core/embed.js';
+import { embedInputsSchema, encodingFormatSchema } from '../../core/embed-schemas.js';
 import { parseRequest } from '../../core/validate.js';
 import type { EmbedKind } from '../../engines/contract.js';
 import { IrserveError, badRequest } from '../../errors.js';
@@ -15,25 +16,11 @@ import type { EmbeddingModel, ModelCatalog } from './models.js';
 import { providerScope } from './provider-errors.js';
 import { approximateTokens, truncateVector } from './vectors.js';
 
-const text = z
-  .string({ error: 'must be a string or an array of strings' })
-  .min(1, 'must not be empty')
-  .max(1_000_000, 'is too long (at most 1,000,000 characters)');
-
 /** The request body; unknown fields (`user`) are accepted and ignored, as OpenAI does. */
 export const openAiEmbeddingsRequestSchema = z.looseObject({
   model: z.string({ error: 'must be a string naming a model' }).min(1, 'must not be empty'),
-  input: z.union(
-    [
-      text,
-      z
-        .array(text, { error: 'must be a string or an array of strings' })
-        .min(1, 'must not be empty')
-        .max(MAX_EMBED_INPUTS, `has too many items (at most ${MAX_EMBED_INPUTS})`),
-    ],
-    { error: 'must be a string or an array of strings' },
-  ),
-  encoding_format: z.enum(['float', 'base64'], { error: 'must be "float" or "base64"' }).optional(),
+  input: embedInputsSchema({ nonEmptyTexts: true }),
+  encoding_format: encodingFormatSchema.optional(),
   dimensions: z
     .number({ error: 'must be a positive integer' })
     .int('must be a positive integer')

@@ -8,7 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppCore } from '../../core/app-core.js';
 import { embed, embedSparse } from '../../core/embed-request.js';
-import { MAX_EMBED_INPUTS, embedTexts, vectorList } from '../../core/embed.js';
+import { embedTexts, vectorList } from '../../core/embed.js';
+import { embedInputsSchema } from '../../core/embed-schemas.js';
 import { parseRequest } from '../../core/validate.js';
 import type { CallOptions } from '../../registry/types.js';
 import { callOptions } from '../http/call-options.js';
@@ -18,19 +19,7 @@ import { providerErrorHandler, providerScope } from './provider-errors.js';
 import { MAX_RERANK_DOCUMENTS, ranked, rerankTexts } from './rerank.js';
 import { normalizeVector, truncateVector } from './vectors.js';
 
-const text = z
-  .string({ error: 'must be a string or an array of strings' })
-  .max(1_000_000, 'is too long (at most 1,000,000 characters)');
-const inputs = z.union(
-  [
-    text,
-    z
-      .array(text, { error: 'must be a string or an array of strings' })
-      .min(1, 'must not be empty')
-      .max(MAX_EMBED_INPUTS, `has too many items (at most ${MAX_EMBED_INPUTS})`),
-  ],
-  { error: 'must be a string or an array of strings' },
-);
+const inputs = embedInputsSchema();
 /** TEI's `prompt_name`: `query` embeds as a query, any other name as a passage. */
 const promptName = z.string({ error: 'must be a string' }).optional();
 

@@ -1,0 +1,39 @@
+/**
+ * The request fields every embedding route shares (irserve's `/embed`, OpenAI's
+ * `/v1/embeddings`, TEI's `/embed`): the texts and the vector encoding, with one set of limits
+ * and messages.
+ */
+import { z } from 'zod';
+import { MAX_EMBED_INPUTS } from './embed.js';
+
+const LIST_OR_TEXT = 'must be a string or an array of strings';
+
+/**
+ * One text, or a non-empty list of at most MAX_EMBED_INPUTS texts of at most 1,000,000
+ * characters each. `nonEmptyTexts` also refuses an empty text (OpenAI does).
+ *
+ * @example
+ * z.looseObject({ input: embedInputsSchema() });
+ */
+export function embedInputsSchema(options: { nonEmptyTexts?: boolean } = {}) {
+  const base = z.string({ error: LIST_OR_TEXT });
+  const text = (options.nonEmptyTexts ? base.min(1, 'must not be empty') : base).max(
+    1_000_000,
+    'is too long (at most 1,000,000 characters)',
+  );
+  return z.union(
+    [
+      text,
+      z
+        .array(text, { error: LIST_OR_TEXT })
+        .min(1, 'must not be empty')
+        .max(MAX_EMBED_INPUTS, `has too many items (at most ${MAX_EMBED_INPUTS})`),
+    ],
+    { error: LIST_OR_TEXT },
+  );
+}
+
+/** `float` (lists of numbers) or `base64` (little-endian float32 bytes). */
+export const encodingFormatSchema = z.enum(['float', 'base64'], {
+  error: 'must be "float" or "base64"',
+});
