@@ -20,8 +20,13 @@ export interface BackendSetup<Client> {
   embedding: EmbeddingSettings | undefined;
   /** Longest wait between two reconnection attempts, in seconds. */
   reconnectMaxWait: number;
-  /** Opens a client and checks the back-end answers (and holds the index or table). */
+  /** Opens a client (a pool, a cluster client). */
   connect: () => Promise<Client>;
+  /**
+   * Checks a new client: the back-end answers and holds the index or table. A client that
+   * fails it is released before the error goes on (to the reconnection loop).
+   */
+  check: (client: Client) => Promise<unknown>;
   /** Releases a client (pools closed, sockets ended). */
   release: (client: Client) => Promise<void>;
 }
@@ -36,7 +41,8 @@ export interface BackendSetup<Client> {
  *   constructor(init: EngineInit) {
  *     super(init);
  *     this.attach({ address: 'MyStore at h:1', secrets: [], embedding: undefined,
- *       reconnectMaxWait: 30, connect: openPool, release: (pool) => pool.end() });
+ *       reconnectMaxWait: 30, connect: openPool, check: (pool) => pool.query('SELECT 1'),
+ *       release: (pool) => pool.end() });
  *   }
  *   searchBatch(requests) { return this.call((pool) => pool.search(requests), 2); }
  * }
@@ -62,7 +68,7 @@ export abstract class BackendEngine<Client> extends BaseEngine {
       logger: this.context.logger,
       maxRetryMs: setup.reconnectMaxWait * 1000,
       secrets: this.#secrets,
-      connect: setup.connect,
+      connect: () => connectChecked(setup),
       release: setup.release,
     });
   }
@@ -127,5 +133,17 @@ export abstract class BackendEngine<Client> extends BaseEngine {
     if (this.#link === undefined)
       throw new Error(`service "${this.name}": the engine never called attach()`);
     return this.#link;
+  }
+}
+
+/** A new client that passed `check`; one that failed it is released (quietly) first. */
+async function connectChecked<Client>(setup: BackendSetup<Client>): Promise<Client> {
+  const client = await setup.connect();
+  try {
+    await setup.check(client);
+    return client;
+  } catch (error) {
+    await setup.release(client).catch(() => undefined);
+    throw error;
   }
 }

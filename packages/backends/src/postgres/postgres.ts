@@ -41,14 +41,11 @@ export class Postgres extends BackendEngine<pg.Pool> {
         const pool = new pg.Pool(config);
         // An idle pooled connection the server drops must not crash the process.
         pool.on('error', this.droppedConnection);
-        try {
-          const check = sql.probe(this.settings);
-          await pool.query(check.text, check.values);
-          return pool;
-        } catch (error) {
-          await pool.end().catch(() => undefined);
-          throw error;
-        }
+        return pool;
+      },
+      check: (pool) => {
+        const probe = sql.probe(this.settings);
+        return pool.query(probe.text, probe.values);
       },
       release: (pool) => pool.end(),
     });

@@ -39,20 +39,13 @@ abstract class SearchCluster extends BackendEngine<ClusterClient> {
       secrets: [password, apiKey],
       embedding: this.settings.embedding,
       reconnectMaxWait: this.settings.reconnect_max_wait,
-      connect: async () => {
-        const client = clusterClient(this.flavor, this.settings, {
+      connect: async () =>
+        clusterClient(this.flavor, this.settings, {
           username: this.settings.username,
           password,
           apiKey,
-        });
-        try {
-          await client.check(this.settings.index);
-          return client;
-        } catch (error) {
-          await client.close().catch(() => undefined);
-          throw error;
-        }
-      },
+        }),
+      check: (client) => client.check(this.settings.index),
       release: (client) => client.close(),
     });
   }

@@ -43,14 +43,9 @@ export class Manticore extends BackendEngine<mysql.Pool> {
         });
         // A pooled connection the server drops must not crash the process.
         pool.on('connection', (connection) => connection.on('error', this.droppedConnection));
-        try {
-          await this.#checkIndex(pool);
-          return pool;
-        } catch (error) {
-          await pool.end().catch(() => undefined);
-          throw error;
-        }
+        return pool;
       },
+      check: (pool) => this.#checkIndex(pool),
       release: (pool) => pool.end(),
     });
   }
