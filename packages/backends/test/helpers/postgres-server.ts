@@ -8,7 +8,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { binaryAvailable, freePort } from './ports.js';
-import { untilReady } from './spawn-server.js';
+import { stopChild, untilReady } from './spawn-server.js';
 
 /** The directory of `initdb` and `postgres`: Debian keeps them out of the PATH. */
 function binDir(): string | undefined {
@@ -99,11 +99,7 @@ export class PostgresServer {
   async stop(): Promise<void> {
     const child = this.#child;
     this.#child = undefined;
-    if (!child || child.exitCode !== null) return;
-    await new Promise<void>((resolveStop) => {
-      child.once('exit', () => resolveStop());
-      child.kill('SIGINT');
-    });
+    await stopChild(child, 'SIGINT');
   }
 
   async destroy(): Promise<void> {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { binaryAvailable, freePort } from './ports.js';
-import { untilReady } from './spawn-server.js';
+import { stopChild, untilReady } from './spawn-server.js';
 
 export function searchdAvailable(): boolean {
   return binaryAvailable('searchd', ['--help'], 'sphinxsearch');
@@ -54,11 +54,7 @@ export class SearchdServer {
   async stop(): Promise<void> {
     const child = this.#child;
     this.#child = undefined;
-    if (!child || child.exitCode !== null) return;
-    await new Promise<void>((resolveStop) => {
-      child.once('exit', () => resolveStop());
-      child.kill('SIGKILL');
-    });
+    await stopChild(child, 'SIGKILL');
   }
 
   async destroy(): Promise<void> {

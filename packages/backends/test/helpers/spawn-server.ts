@@ -32,3 +32,21 @@ export function untilReady(
     });
   });
 }
+
+/**
+ * Stops a server started by a test: sends `signal` and resolves when it has exited (at once
+ * when it is gone already).
+ *
+ * @example
+ * await stopChild(child, 'SIGINT'); // PostgreSQL's fast shutdown
+ */
+export async function stopChild(
+  child: ChildProcess | undefined,
+  signal: NodeJS.Signals,
+): Promise<void> {
+  if (!child || child.exitCode !== null) return;
+  await new Promise<void>((resolveStop) => {
+    child.once('exit', () => resolveStop());
+    child.kill(signal);
+  });
+}
