@@ -93,7 +93,6 @@ export function servicesFromConfig(
             maxQueue: service.max_queue,
             maxConcurrentBatches: service.max_concurrent_batches,
             cache: cache as never,
-            cacheKeyFields: service.cache_key_fields,
             cacheKeyExclude: service.cache_key_exclude,
             timeoutMs: (service.timeout ?? config.timeout) * 1000,
             logger,
@@ -145,7 +144,6 @@ function registerBuiltinFusion(
         maxQueue: 1,
         maxConcurrentBatches: 1,
         cache: undefined,
-        cacheKeyFields: [],
         logger,
       }),
     );

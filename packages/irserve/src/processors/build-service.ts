@@ -25,8 +25,6 @@ export interface ServiceSpec<R extends Capability> {
   maxConcurrentBatches: number;
   /** The cache store, or undefined when caching is off (size -1 or 0, or a minimal processor). */
   cache: CacheStore<CacheEntry<RoleIO[R]['result']>> | undefined;
-  /** RoutIR's hand-listed key fields; every engine field is in the key anyway (kept for configs). */
-  cacheKeyFields: readonly string[];
   /** Request fields left out of the cache key on purpose (`cache_key_exclude`). */
   cacheKeyExclude?: readonly string[];
   /** Longest a call may take, in milliseconds, unless the request asks for less; none if absent. */

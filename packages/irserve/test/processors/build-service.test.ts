@@ -37,7 +37,6 @@ function spec<R extends Role>(
     maxQueue: 100,
     maxConcurrentBatches: 1,
     cache: undefined,
-    cacheKeyFields: [],
     logger: quietLogger(),
     ...overrides,
   };
