@@ -88,7 +88,7 @@ describe('MT5Reranker', () => {
             max_wait_time: 0.01,
             config: t5({ batch_size: 2 }),
           },
-          { name: 'one', engine: 'MT5Reranker', config: t5({ batch_size: 1 }) },
+          { name: 'one', engine: 'MT5Reranker', config: t5({ batch_size: 1, use_gpu: false }) },
           {
             name: 'merged',
             engine: 'MonoT5Reranker',
