@@ -90,6 +90,7 @@ export {
   MONOT5_PROMPT,
   mt5ConfigSchema,
   parseMT5Config,
+  seq2seqOptions,
   type MT5Config,
 } from './rerank/mt5-config.js';
 export { MonoT5Prompt, type PromptLimits } from './rerank/mt5-prompt.js';

@@ -5,6 +5,7 @@
  */
 import { parseEngineConfig } from 'irserve/plugin';
 import { z } from 'zod';
+import type { AcquireSeq2SeqOptions } from '../runtime/session-pool.js';
 import { sessionOptionsSchema } from '../runtime/session-options.js';
 
 /** monoT5's input (Nogueira et al.); RoutIR and PyGaggle use it for every checkpoint. */
@@ -121,4 +122,25 @@ function promptSlots(prompt: string): { query: number; document: number } {
  */
 export function parseMT5Config(input: unknown): MT5Config {
   return parseEngineConfig(mt5ConfigSchema, input);
+}
+
+/**
+ * The graphs and session options to acquire the model with; RoutIR's `use_gpu` becomes
+ * `device` (`auto` or `cpu`) when `device` is not given.
+ *
+ * @example
+ * seq2seqOptions(parseMT5Config({ model_path: 'm', use_gpu: true })).device // 'auto'
+ */
+export function seq2seqOptions(config: MT5Config): AcquireSeq2SeqOptions {
+  const { encoder_file, decoder_file, use_gpu, device } = config;
+  const chosen = device ?? (use_gpu === undefined ? undefined : use_gpu ? 'auto' : 'cpu');
+  return {
+    ...(encoder_file ? { encoderFile: encoder_file } : {}),
+    ...(decoder_file ? { decoderFile: decoder_file } : {}),
+    ...(chosen ? { device: chosen } : {}),
+    execution_providers: config.execution_providers,
+    intra_op_threads: config.intra_op_threads,
+    inter_op_threads: config.inter_op_threads,
+    graph_optimization: config.graph_optimization,
+  };
 }

@@ -10,7 +10,7 @@ import { BaseEngine, type EngineInit, type ScoreRequest } from 'irserve/plugin';
 import { modelError } from '../errors.js';
 import { sessionPoolFor } from '../runtime/context-pool.js';
 import type { Seq2SeqLease } from '../runtime/session-pool.js';
-import { mt5ConfigSchema, parseMT5Config, type MT5Config } from './mt5-config.js';
+import { mt5ConfigSchema, parseMT5Config, seq2seqOptions, type MT5Config } from './mt5-config.js';
 import { MonoT5Scorer } from './mt5-scorer.js';
 import { PREDICTION_TOKENS, predictionTokens, type PredictionTokens } from './prediction-tokens.js';
 import { uniquePairs } from './unique-pairs.js';
@@ -64,24 +64,10 @@ export class MT5Reranker extends BaseEngine {
 
   #open(): Promise<Ready> {
     this.#ready ??= (async () => {
-      const { model_path, model_name_or_path, encoder_file, decoder_file, use_gpu } = this.settings;
-      const { execution_providers, device, intra_op_threads, inter_op_threads } = this.settings;
-      const named = (model_path ?? model_name_or_path)!;
+      const named = (this.settings.model_path ?? this.settings.model_name_or_path)!;
       const lease = await sessionPoolFor(this.context).acquireSeq2Seq(
         resolve(this.context.configDir, named),
-        {
-          ...(encoder_file ? { encoderFile: encoder_file } : {}),
-          ...(decoder_file ? { decoderFile: decoder_file } : {}),
-          execution_providers,
-          ...(device
-            ? { device }
-            : use_gpu === undefined
-              ? {}
-              : { device: use_gpu ? 'auto' : 'cpu' }),
-          intra_op_threads,
-          inter_op_threads,
-          graph_optimization: this.settings.graph_optimization,
-        },
+        seq2seqOptions(this.settings),
       );
       try {
         const tokens = this.#tokens(named, lease);
@@ -102,7 +88,7 @@ export class MT5Reranker extends BaseEngine {
     if (tokens) return tokens;
     throw modelError(
       lease.folder.path,
-      `which tokens answer false/true is known for ${Object.keys(PREDICTION_TOKENS).length} checkpoints (a folder named like one, e.g. ${basename(Object.keys(PREDICTION_TOKENS)[0]!)}), and ${names.map((n) => JSON.stringify(n)).join(' / ')} is none of them: set token_false and token_true ("▁false"/"▁true" for monoT5, "▁no"/"▁yes" for mT5 mMARCO)`,
+      `the answer tokens are known for RoutIR's ${Object.keys(PREDICTION_TOKENS).length} checkpoints, matched by name (a folder named e.g. ${basename(Object.keys(PREDICTION_TOKENS)[0]!)}), and ${names.map((n) => JSON.stringify(n)).join(' / ')} is none of them: set token_false and token_true ("▁false"/"▁true" for monoT5, "▁no"/"▁yes" for mT5 mMARCO)`,
     );
   }
 }
