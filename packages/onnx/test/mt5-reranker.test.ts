@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from 'irserve';
 import {
@@ -6,10 +7,11 @@ import {
   MonoT5Prompt,
   MonoT5Reranker,
   SessionPool,
+  TextTokenizer,
   fillTemplate,
 } from '@irserve/onnx';
 import { DOCS, post, startApp, testWorld, type TestWorld } from './app-helpers.js';
-import { TINY_T5 } from './helpers.js';
+import { TINY_T5, UNIGRAM_TOKENIZER } from './helpers.js';
 import { REFERENCE, T5_TOKENS } from './mt5-helpers.js';
 
 const PASSAGES = DOCS.map((d) => d.text);
@@ -62,6 +64,24 @@ describe('MonoT5Prompt', () => {
       expect(tokenizer.idToken(row.ids.at(-1)!)).toBe('</s>');
     } finally {
       await lease.release();
+    }
+  });
+});
+
+describe('MonoT5Prompt over a Metaspace-only tokenizer (older T5 tokenizer.json files)', () => {
+  it('gives the ids of the whole string, </s> appended', () => {
+    const json = JSON.parse(readFileSync(UNIGRAM_TOKENIZER, 'utf8')) as Record<string, unknown>;
+    const tokenizer = new TextTokenizer(json);
+    const template = 'query {query} passage {document} yes';
+    const prompt = new MonoT5Prompt(tokenizer, template, { queryTokens: 50, documentTokens: 50 });
+    for (const [query, passage] of [
+      ['what is a cat', 'a cat is a neural retrieval model'],
+      ['boiling water', 'how do i cook pasta, in salt water?'],
+    ] as const) {
+      const whole = fillTemplate(template, { query, document: passage });
+      expect(prompt.encode(query, passage).ids).toEqual(
+        tokenizer.encode(whole, { maxLength: 500 }).ids,
+      );
     }
   });
 });
