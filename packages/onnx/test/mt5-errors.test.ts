@@ -49,6 +49,11 @@ describe('MT5Reranker config errors', () => {
     ],
     [{ model_path: TINY_T5, prompt: '{query} {passage} {document}' }, /got 1 and 2/],
     [{ model_path: ['x'] }, /model_path/],
+    [
+      { model_path: TINY_T5, upstream_service: { engine: 'BM25', config: {} } },
+      /upstream_service: is RoutIR's way to make a reranker search .* "bm25%100 >> mt5"/,
+    ],
+    [{ model_path: TINY_T5, rerank_multiplier: 5 }, /rerank_multiplier: is RoutIR's way/],
   ])('%j is refused at start-up', async (config, message) => {
     await refused(config, message);
   });

@@ -11,6 +11,14 @@ import { sessionOptionsSchema } from '../runtime/session-options.js';
 /** monoT5's input (Nogueira et al.); RoutIR and PyGaggle use it for every checkpoint. */
 export const MONOT5_PROMPT = 'Query: {query} Document: {document} Relevant:';
 
+/** RoutIR's Reranker keys that turn a reranker into a search engine over an upstream one. */
+const ROUTIR_SEARCH_KEYS = [
+  'upstream_service',
+  'text_service',
+  'rerank_topk_max',
+  'rerank_multiplier',
+] as const;
+
 const length = (what: string, fallback: number) =>
   z
     .number()
@@ -78,8 +86,27 @@ export const mt5ConfigSchema = z
       'decoder_model.onnx, then decoder_model_merged.onnx, then the same under onnx/',
     ),
     ...sessionOptionsSchema.shape,
+    ...Object.fromEntries(
+      ROUTIR_SEARCH_KEYS.map((key) => [
+        key,
+        z
+          .unknown()
+          .optional()
+          .describe(
+            "RoutIR's Reranker key, refused: in irserve a reranker does not search; write a pipeline such as `bm25%100 >> mt5`.",
+          ),
+      ]),
+    ),
   })
   .superRefine((config, issue) => {
+    for (const key of ROUTIR_SEARCH_KEYS)
+      if ((config as Record<string, unknown>)[key] !== undefined)
+        issue.addIssue({
+          code: 'custom',
+          path: [key],
+          message:
+            'is RoutIR\'s way to make a reranker search (upstream search, then rerank); irserve composes that as a pipeline instead, e.g. "bm25%100 >> mt5" with the collection in the request (docs/pipelines.md)',
+        });
     if ((config.model_path === undefined) === (config.model_name_or_path === undefined))
       issue.addIssue({
         code: 'custom',
