@@ -4,5 +4,6 @@
  */
 import type { EngineClass } from 'irserve/plugin';
 import { CrossEncoderReranker } from './rerank/cross-encoder-reranker.js';
+import { MonoT5Reranker, MT5Reranker } from './rerank/mt5-reranker.js';
 
-export const engines: EngineClass[] = [CrossEncoderReranker];
+export const engines: EngineClass[] = [CrossEncoderReranker, MT5Reranker, MonoT5Reranker];

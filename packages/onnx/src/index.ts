@@ -2,7 +2,7 @@
  * `@irserve/onnx`: in-process models on ONNX Runtime, shared by irserve's extras. A model folder
  * (graph + tokenizer.json), a tokenizer with truncation, pairs, templates and padding, sessions
  * shared by reference count, typed outputs, pooling, a local text encoder and the
- * cross-encoder reranker engine. See README.md for the API.
+ * cross-encoder and monoT5 / mT5 reranker engines. See README.md for the API.
  */
 export { engines } from './engines.js';
 export { modelError, engineError } from './errors.js';
@@ -11,6 +11,12 @@ export {
   type LoadModelFolderOptions,
   type ModelFolder,
 } from './folder/model-folder.js';
+export {
+  SEQ2SEQ_REQUIRED,
+  loadSeq2SeqFolder,
+  type Seq2SeqFiles,
+  type Seq2SeqFolder,
+} from './folder/seq2seq-folder.js';
 export {
   POOLING_NAMES,
   onnxConfigSchema,
@@ -44,9 +50,14 @@ export {
 export {
   SessionPool,
   type AcquireOptions,
+  type AcquireSeq2SeqOptions,
   type LoadedModel,
+  type LoadedSeq2Seq,
   type ModelLease,
+  type Seq2SeqLease,
 } from './runtime/session-pool.js';
+export { Seq2SeqModel, DECODER_INPUTS } from './runtime/seq2seq-model.js';
+export { ENCODER_INPUTS, type InputCheck } from './runtime/feeds.js';
 export { sessionPoolFor } from './runtime/context-pool.js';
 export { inChunks } from './runtime/batches.js';
 export { toFloatTensor, type FloatTensor } from './runtime/tensors.js';
@@ -72,4 +83,20 @@ export {
   parseCrossEncoderConfig,
   type CrossEncoderConfig,
 } from './rerank/config.js';
-export { PairScorer, type Pair } from './rerank/pair-scorer.js';
+export { PairScorer } from './rerank/pair-scorer.js';
+export { uniquePairs, type Pair, type UniquePairs } from './rerank/unique-pairs.js';
+export { MT5Reranker, MonoT5Reranker } from './rerank/mt5-reranker.js';
+export {
+  MONOT5_PROMPT,
+  mt5ConfigSchema,
+  parseMT5Config,
+  seq2seqOptions,
+  type MT5Config,
+} from './rerank/mt5-config.js';
+export { MonoT5Prompt, type PromptLimits } from './rerank/mt5-prompt.js';
+export { MonoT5Scorer } from './rerank/mt5-scorer.js';
+export {
+  PREDICTION_TOKENS,
+  predictionTokens,
+  type PredictionTokens,
+} from './rerank/prediction-tokens.js';

@@ -26,7 +26,12 @@ export const crossEncoderConfigSchema = z
      * `yes_no`: an LLM's next-token logits (`[batch, seq, vocab]`), score p(yes);
      * `auto` (default): by the rank of the output.
      */
-    mode: z.enum(['auto', 'classifier', 'yes_no']).default('auto'),
+    mode: z
+      .enum(['auto', 'classifier', 'yes_no'])
+      .default('auto')
+      .describe(
+        "`classifier`: a sequence-classification head (logits [batch, labels]); `yes_no`: an LLM's next-token logits, score p(yes); `auto`: by the rank of the output.",
+      ),
     output: z
       .string()
       .min(1)
@@ -66,9 +71,22 @@ export const crossEncoderConfigSchema = z
       .includes('{passage}')
       .default(QWEN3_RERANKER_TEMPLATE)
       .describe('`yes_no`: the prompt; `{query}`, `{passage}` (exactly once) and `{instruction}`.'),
-    instruction: z.string().default(QWEN3_RERANKER_INSTRUCTION),
-    yes_token: z.string().min(1).default('yes'),
-    no_token: z.string().min(1).default('no'),
+    instruction: z
+      .string()
+      .default(QWEN3_RERANKER_INSTRUCTION)
+      .describe(
+        "`yes_no`: the template's `{instruction}` (default: Qwen3-Reranker's web search one).",
+      ),
+    yes_token: z
+      .string()
+      .min(1)
+      .default('yes')
+      .describe('`yes_no`: the token whose probability is the score.'),
+    no_token: z
+      .string()
+      .min(1)
+      .default('no')
+      .describe('`yes_no`: the token p(yes) is weighed against.'),
     ...sessionOptionsSchema.shape,
   })
   .superRefine((config, issue) => {

@@ -4,7 +4,7 @@
  * pipeline; long passages are cut to `max_length`, batches split to `batch_size`.
  */
 import { resolve } from 'node:path';
-import { BaseEngine, badRequest, type EngineInit, type ScoreRequest } from 'irserve/plugin';
+import { BaseEngine, type EngineInit, type ScoreRequest } from 'irserve/plugin';
 import { sessionPoolFor } from '../runtime/context-pool.js';
 import type { ModelLease } from '../runtime/session-pool.js';
 import {
@@ -12,7 +12,8 @@ import {
   parseCrossEncoderConfig,
   type CrossEncoderConfig,
 } from './config.js';
-import { PairScorer, type Pair } from './pair-scorer.js';
+import { PairScorer } from './pair-scorer.js';
+import { uniquePairs } from './unique-pairs.js';
 
 interface Ready {
   lease: ModelLease;
@@ -52,21 +53,7 @@ export class CrossEncoderReranker extends BaseEngine {
 
   /** Scores every (query, passage) of the batch; identical pairs run once. */
   async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
-    const pairs: Pair[] = [];
-    const keys = new Map<string, number>();
-    const slots = requests.map((request) =>
-      request.passages.map((passage, i) => {
-        if (typeof passage !== 'string')
-          throw badRequest(`passages[${i}]: the CrossEncoderReranker engine scores text passages`);
-        const key = JSON.stringify([request.query, passage]);
-        let slot = keys.get(key);
-        if (slot === undefined) {
-          slot = pairs.push({ query: request.query, passage }) - 1;
-          keys.set(key, slot);
-        }
-        return slot;
-      }),
-    );
+    const { pairs, slots } = uniquePairs(requests, 'CrossEncoderReranker');
     if (pairs.length === 0) return requests.map(() => []);
     const { scorer } = await this.#open();
     const scores = await scorer.score(pairs);

@@ -11,11 +11,9 @@ import type { FloatTensor } from '../runtime/tensors.js';
 import { splitTemplate } from '../tokenizer/template.js';
 import type { TokenizerInput } from '../tokenizer/text-tokenizer.js';
 import type { CrossEncoderConfig } from './config.js';
+import type { Pair } from './unique-pairs.js';
 
-export interface Pair {
-  query: string;
-  passage: string;
-}
+export type { Pair } from './unique-pairs.js';
 
 /** Config keys that mean something in one mode only. */
 const MODE_ONLY: Record<string, 'classifier' | 'yes_no'> = {

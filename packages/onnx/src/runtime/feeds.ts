@@ -24,6 +24,21 @@ export function unknownInputs(names: readonly string[]): string[] {
 }
 
 /**
+ * Which inputs a kind of graph may declare, checked when its session is created: `unknown`
+ * lists the misfits, `hint` says what fits (both end up in the start-up error).
+ */
+export interface InputCheck {
+  unknown(names: readonly string[]): string[];
+  hint: string;
+}
+
+/** Encoder graphs: every input filled from an encoded batch. */
+export const ENCODER_INPUTS: InputCheck = {
+  unknown: unknownInputs,
+  hint: 'it fills input_ids, attention_mask, token_type_ids, position_ids; export without past key values',
+};
+
+/**
  * Tensors for every input the graph declares, in the element type it declares (int64 or int32).
  *
  * @example

@@ -7,7 +7,7 @@ import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { engineError, modelError } from '../errors.js';
 import type { EncodedBatch } from '../tokenizer/encoded-batch.js';
 import { onDevice, requestedDevice, type DeviceChoice } from './device.js';
-import { feedsFor, unknownInputs } from './feeds.js';
+import { ENCODER_INPUTS, feedsFor, type InputCheck } from './feeds.js';
 import type { SessionOptions } from './session-options.js';
 import { toFloatTensor, type FloatTensor } from './tensors.js';
 
@@ -24,12 +24,17 @@ export class ModelSession {
   }
 
   /**
-   * Loads `modelFile` and checks that irserve can fill its inputs.
+   * Loads `modelFile` and checks that irserve can fill its inputs (`inputs`: an encoder's by
+   * default; a seq2seq decoder passes its own).
    *
    * @example
    * const session = await ModelSession.create('/models/minilm/model.onnx', sessionOptions());
    */
-  static async create(modelFile: string, options: SessionOptions): Promise<ModelSession> {
+  static async create(
+    modelFile: string,
+    options: SessionOptions,
+    inputs: InputCheck = ENCODER_INPUTS,
+  ): Promise<ModelSession> {
     let session: InferenceSession;
     let device: DeviceChoice;
     try {
@@ -44,12 +49,12 @@ export class ModelSession {
         `ONNX Runtime cannot load the graph: ${(error as Error).message}`,
       );
     }
-    const unknown = unknownInputs(session.inputNames);
+    const unknown = inputs.unknown(session.inputNames);
     if (unknown.length > 0) {
       await session.release();
       throw modelError(
         modelFile,
-        `the graph wants inputs irserve cannot fill: ${unknown.join(', ')} (it fills input_ids, attention_mask, token_type_ids, position_ids; export without past key values)`,
+        `the graph wants inputs irserve cannot fill: ${unknown.join(', ')} (${inputs.hint})`,
       );
     }
     return new ModelSession(modelFile, session, device);
@@ -61,6 +66,11 @@ export class ModelSession {
 
   get outputNames(): readonly string[] {
     return this.#session.outputNames;
+  }
+
+  /** Declared inputs: names, element types and shapes (symbolic dimensions as strings). */
+  get inputMetadata(): readonly InferenceSession.ValueMetadata[] {
+    return this.#session.inputMetadata;
   }
 
   /** Declared shape of an output (symbolic dimensions as strings), or undefined. */
@@ -79,14 +89,30 @@ export class ModelSession {
   async runRaw(batch: EncodedBatch, outputs?: readonly string[]): Promise<Record<string, Tensor>> {
     const feeds = feedsFor(this.#session.inputMetadata, batch);
     try {
+      return await this.runTensors(feeds, outputs);
+    } finally {
+      for (const tensor of Object.values(feeds)) tensor.dispose();
+    }
+  }
+
+  /**
+   * Runs the graph on feeds the caller built (and disposes); for graphs whose inputs are not
+   * token ids alone, such as a seq2seq decoder. A failure is an ERR_ENGINE for this batch.
+   *
+   * @example
+   * const { logits } = await decoder.runTensors({ input_ids, encoder_hidden_states }, ['logits']);
+   */
+  async runTensors(
+    feeds: Record<string, Tensor>,
+    outputs?: readonly string[],
+  ): Promise<Record<string, Tensor>> {
+    try {
       return outputs ? await this.#session.run(feeds, outputs) : await this.#session.run(feeds);
     } catch (error) {
       throw engineError(
         `the model ${this.modelFile} failed to run: ${(error as Error).message}`,
         error,
       );
-    } finally {
-      for (const tensor of Object.values(feeds)) tensor.dispose();
     }
   }
 

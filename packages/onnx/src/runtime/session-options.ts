@@ -7,7 +7,14 @@ export const sessionOptionsSchema = z.strictObject({
    * Execution providers in order of preference (default `["cpu"]`). The gpu extra adds
    * `cuda`, `tensorrt`, ...; ONNX Runtime falls back along the list.
    */
-  execution_providers: z.array(z.string().min(1)).min(1).max(8).default(['cpu']),
+  execution_providers: z
+    .array(z.string().min(1))
+    .min(1)
+    .max(8)
+    .default(['cpu'])
+    .describe(
+      'ONNX Runtime execution providers in order of preference (default `["cpu"]`); the gpu extra adds `cuda`, `tensorrt`, ...',
+    ),
   device: z
     .enum(ONNX_DEVICES)
     .optional()

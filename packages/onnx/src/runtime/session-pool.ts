@@ -5,8 +5,14 @@
  */
 import { SharedByKey } from 'irserve/plugin';
 import { loadModelFolder, type ModelFolder } from '../folder/model-folder.js';
+import {
+  loadSeq2SeqFolder,
+  type Seq2SeqFiles,
+  type Seq2SeqFolder,
+} from '../folder/seq2seq-folder.js';
 import { TextTokenizer } from '../tokenizer/text-tokenizer.js';
 import { ModelSession } from './model-session.js';
+import { Seq2SeqModel } from './seq2seq-model.js';
 import { sessionOptions, sessionOptionsKey, type SessionOptions } from './session-options.js';
 
 export interface LoadedModel {
@@ -25,8 +31,23 @@ export interface AcquireOptions extends Partial<SessionOptions> {
   modelFile?: string;
 }
 
+/** An encoder-decoder model (T5, mT5) with its folder and tokenizer. */
+export interface LoadedSeq2Seq {
+  readonly folder: ModelFolder;
+  readonly tokenizer: TextTokenizer;
+  readonly model: Seq2SeqModel;
+}
+
+/** A hold on a shared seq2seq model; `release()` once when done. */
+export interface Seq2SeqLease extends LoadedSeq2Seq {
+  release(): Promise<void>;
+}
+
+export type AcquireSeq2SeqOptions = Seq2SeqFiles & Partial<SessionOptions>;
+
 export class SessionPool {
   readonly #models = new SharedByKey<LoadedModel>((model) => model.session.release());
+  readonly #seq2seq = new SharedByKey<LoadedSeq2Seq>((loaded) => loaded.model.release());
 
   /**
    * The model of `folderPath` with these options, loading it on first use.
@@ -45,10 +66,41 @@ export class SessionPool {
     return { ...lease.value, release: lease.release };
   }
 
+  /**
+   * The encoder-decoder model of `folderPath` (see seq2seq-folder.ts), loading it on first
+   * use; services naming the same graphs with the same options share it.
+   *
+   * @example
+   * const lease = await pool.acquireSeq2Seq('models/monot5-base', { intra_op_threads: 2 });
+   */
+  async acquireSeq2Seq(
+    folderPath: string,
+    options: AcquireSeq2SeqOptions = {},
+  ): Promise<Seq2SeqLease> {
+    const { encoderFile, decoderFile, ...rest } = options;
+    const settings = sessionOptions(rest);
+    const folder = await loadSeq2SeqFolder(folderPath, {
+      ...(encoderFile ? { encoderFile } : {}),
+      ...(decoderFile ? { decoderFile } : {}),
+    });
+    const key = `seq2seq\n${folder.encoderFile}\n${folder.decoderFile}\n${sessionOptionsKey(settings)}`;
+    const lease = await this.#seq2seq.acquire(key, () => loadSeq2Seq(folder, settings));
+    return { ...lease.value, release: lease.release };
+  }
+
   /** Models loaded now (for tests and diagnostics). */
   get size(): number {
-    return this.#models.size;
+    return this.#models.size + this.#seq2seq.size;
   }
+}
+
+async function loadSeq2Seq(
+  folder: Seq2SeqFolder,
+  settings: SessionOptions,
+): Promise<LoadedSeq2Seq> {
+  const tokenizer = TextTokenizer.fromFolder(folder.folder);
+  const model = await Seq2SeqModel.create(folder, settings);
+  return { folder: folder.folder, tokenizer, model };
 }
 
 async function load(folder: ModelFolder, settings: SessionOptions): Promise<LoadedModel> {

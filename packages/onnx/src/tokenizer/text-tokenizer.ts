@@ -115,6 +115,17 @@ export class TextTokenizer {
   }
 
   /**
+   * `ids` (already cut) with the special tokens the post-processor adds around one text: T5's
+   * trailing `</s>`, BERT's `[CLS]` ... `[SEP]`.
+   *
+   * @example
+   * tokenizer.withSpecialTokens([13, 14]) // [13, 14, 1] for T5
+   */
+  withSpecialTokens(ids: readonly number[]): number[] {
+    return this.#specials([...ids], undefined).tokens;
+  }
+
+  /**
    * Encodes every row and pads them to the longest (on `paddingSide`). A text the tokenizer
    * fails on is an ERR_ENGINE naming its row.
    *

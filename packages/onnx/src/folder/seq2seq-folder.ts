@@ -1,0 +1,100 @@
+/**
+ * A sequence-to-sequence model folder as Hugging Face Optimum exports T5 / mT5
+ * (`optimum-cli export onnx --task text2text-generation`):
+ *
+ * ```
+ * encoder_model.onnx                 the encoder (input_ids, attention_mask -> last_hidden_state)
+ * decoder_model.onnx                 the decoder without a cache, or instead
+ * decoder_model_merged.onnx          the decoder with and without a cache (`use_cache_branch`)
+ * tokenizer.json                     the fast tokenizer (T5 / mT5: SentencePiece Unigram)
+ * config.json                        the transformers config, with `decoder_start_token_id`
+ * ```
+ *
+ * The graphs may also sit under `onnx/` (as Hub repositories that ship ONNX weights put them).
+ * `decoder_with_past_model.onnx` is not needed: a reranker runs one decoder step. Nothing is
+ * ever downloaded: a missing file is an ERR_CONFIG naming the path and what the folder holds.
+ */
+import { stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { modelError } from '../errors.js';
+import { loadModelFolder, type ModelFolder } from './model-folder.js';
+
+export const SEQ2SEQ_REQUIRED =
+  'a seq2seq model folder holds encoder_model.onnx, decoder_model.onnx or decoder_model_merged.onnx, tokenizer.json and config.json with decoder_start_token_id, as optimum-cli export onnx --task text2text-generation writes them';
+
+const ENCODER_CANDIDATES = ['encoder_model.onnx', join('onnx', 'encoder_model.onnx')];
+const DECODER_CANDIDATES = [
+  'decoder_model.onnx',
+  'decoder_model_merged.onnx',
+  join('onnx', 'decoder_model.onnx'),
+  join('onnx', 'decoder_model_merged.onnx'),
+];
+
+export interface Seq2SeqFolder {
+  /** The folder with the encoder as its graph (tokenizer, config.json, limits). */
+  readonly folder: ModelFolder;
+  /** Absolute path of the encoder graph. */
+  readonly encoderFile: string;
+  /** Absolute path of the decoder graph. */
+  readonly decoderFile: string;
+  /** `decoder_start_token_id` of config.json: the id the decoder's first step reads. */
+  readonly decoderStartTokenId: number;
+}
+
+export interface Seq2SeqFiles {
+  /** The encoder graph relative to the folder (default: encoder_model.onnx, else onnx/...). */
+  encoderFile?: string;
+  /** The decoder graph relative to the folder (default: decoder_model.onnx, then merged). */
+  decoderFile?: string;
+}
+
+/**
+ * Reads and checks a seq2seq model folder; no file is fetched from anywhere.
+ *
+ * @example
+ * const { encoderFile, decoderStartTokenId } = await loadSeq2SeqFolder('models/monot5-base');
+ */
+export async function loadSeq2SeqFolder(
+  path: string,
+  files: Seq2SeqFiles = {},
+): Promise<Seq2SeqFolder> {
+  const root = resolve(path);
+  const info = await stat(root).catch(() => undefined);
+  if (!info) throw modelError(root, `does not exist (${SEQ2SEQ_REQUIRED}; nothing is downloaded)`);
+  if (!info.isDirectory()) throw modelError(root, `is not a directory (${SEQ2SEQ_REQUIRED})`);
+  const encoderFile = await findFile(root, 'encoder', files.encoderFile, ENCODER_CANDIDATES);
+  const decoderFile = await findFile(root, 'decoder', files.decoderFile, DECODER_CANDIDATES);
+  for (const required of ['tokenizer.json', 'config.json'])
+    if (!(await isFile(join(root, required))))
+      throw modelError(root, `${required} is missing (${SEQ2SEQ_REQUIRED})`);
+  const folder = await loadModelFolder(root, { modelFile: encoderFile });
+  const start = folder.config.decoder_start_token_id;
+  if (typeof start !== 'number' || !Number.isInteger(start) || start < 0)
+    throw modelError(
+      root,
+      `config.json has no decoder_start_token_id (a non-negative integer; T5 and mT5 use 0, the pad token), got ${JSON.stringify(start)}`,
+    );
+  return { folder, encoderFile, decoderFile, decoderStartTokenId: start };
+}
+
+async function findFile(
+  root: string,
+  role: 'encoder' | 'decoder',
+  named: string | undefined,
+  candidates: readonly string[],
+): Promise<string> {
+  for (const candidate of named ? [named] : candidates) {
+    const file = resolve(root, candidate);
+    if (await isFile(file)) return file;
+  }
+  throw modelError(
+    root,
+    named
+      ? `the ${role} graph ${named} is missing (${role}_file)`
+      : `no ${role} graph: looked for ${candidates.join(', ')} (${SEQ2SEQ_REQUIRED})`,
+  );
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
+}

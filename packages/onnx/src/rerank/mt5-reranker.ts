@@ -1,0 +1,97 @@
+/**
+ * `MT5Reranker` (score role): RoutIR's monoT5 / mT5 reranker on a local seq2seq export
+ * (encoder_model.onnx + decoder_model.onnx or decoder_model_merged.onnx). A pair's score is
+ * log p(true) against p(false) at the decoder's first step. Usable as `>> rerank` in a
+ * pipeline; long queries and passages are cut, batches split to `batch_size`.
+ * `MonoT5Reranker` is the same engine under the name monoT5 users look for.
+ */
+import { basename, resolve } from 'node:path';
+import { BaseEngine, type EngineInit, type ScoreRequest } from 'irserve/plugin';
+import { modelError } from '../errors.js';
+import { sessionPoolFor } from '../runtime/context-pool.js';
+import type { Seq2SeqLease } from '../runtime/session-pool.js';
+import { mt5ConfigSchema, parseMT5Config, seq2seqOptions, type MT5Config } from './mt5-config.js';
+import { MonoT5Scorer } from './mt5-scorer.js';
+import { PREDICTION_TOKENS, predictionTokens, type PredictionTokens } from './prediction-tokens.js';
+import { uniquePairs } from './unique-pairs.js';
+
+interface Ready {
+  lease: Seq2SeqLease;
+  scorer: MonoT5Scorer;
+  tokens: PredictionTokens;
+}
+
+export class MT5Reranker extends BaseEngine {
+  static readonly configSchema = mt5ConfigSchema;
+  readonly settings: MT5Config;
+  #ready: Promise<Ready> | undefined;
+
+  constructor(init: EngineInit) {
+    super(init);
+    this.settings = parseMT5Config(init.config);
+  }
+
+  /** Loads the model (shared with other services naming the same graphs) and checks it. */
+  async start(): Promise<void> {
+    const { lease, tokens } = await this.#open();
+    this.context.logger.info(
+      {
+        service: this.name,
+        model: lease.folder.path,
+        token_false: tokens.false,
+        token_true: tokens.true,
+        tokens_from: tokens.source,
+        device: lease.model.encoder.device,
+      },
+      'seq2seq reranker loaded',
+    );
+  }
+
+  async close(): Promise<void> {
+    const ready = this.#ready;
+    this.#ready = undefined;
+    await (await ready?.catch(() => undefined))?.lease.release();
+  }
+
+  /** Scores every (query, passage) of the batch; identical pairs run once. */
+  async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
+    const { pairs, slots } = uniquePairs(requests, this.constructor.name);
+    if (pairs.length === 0) return requests.map(() => []);
+    const { scorer } = await this.#open();
+    const scores = await scorer.score(pairs);
+    return slots.map((row) => row.map((slot) => scores[slot]!));
+  }
+
+  #open(): Promise<Ready> {
+    this.#ready ??= (async () => {
+      const named = (this.settings.model_path ?? this.settings.model_name_or_path)!;
+      const lease = await sessionPoolFor(this.context).acquireSeq2Seq(
+        resolve(this.context.configDir, named),
+        seq2seqOptions(this.settings),
+      );
+      try {
+        const tokens = this.#tokens(named, lease);
+        return { lease, tokens, scorer: new MonoT5Scorer(lease, this.settings, tokens) };
+      } catch (error) {
+        await lease.release();
+        throw error;
+      }
+    })();
+    return this.#ready;
+  }
+
+  /** The configured answer tokens, else RoutIR's by checkpoint: the name given, then config.json's. */
+  #tokens(named: string, lease: Seq2SeqLease): PredictionTokens {
+    const origin = lease.folder.config._name_or_path;
+    const names = [named, ...(typeof origin === 'string' ? [origin] : [])];
+    const tokens = predictionTokens(this.settings, names);
+    if (tokens) return tokens;
+    throw modelError(
+      lease.folder.path,
+      `the answer tokens are known for RoutIR's ${Object.keys(PREDICTION_TOKENS).length} checkpoints, matched by name (a folder named e.g. ${basename(Object.keys(PREDICTION_TOKENS)[0]!)}), and ${names.map((n) => JSON.stringify(n)).join(' / ')} is none of them: set token_false and token_true ("▁false"/"▁true" for monoT5, "▁no"/"▁yes" for mT5 mMARCO)`,
+    );
+  }
+}
+
+/** The same engine under the name monoT5 users look for. */
+export class MonoT5Reranker extends MT5Reranker {}
