@@ -61,7 +61,7 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
     wanted: config.services.map((service) => service.engine),
     logger,
   });
-  const local = createCollections([...config.collections], {
+  const local = await createCollections(config.collections, {
     logger,
     cacheDir,
     interactive,
