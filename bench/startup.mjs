@@ -1,10 +1,13 @@
 // Start-up times of the `irserve` command, best of N, beside `node -e 0` in the same run.
 //
 //   npm run build && node bench/startup.mjs [--runs 10] [--config path/to/config.json]
+//     [--baseline path/to/other/irserve/bin/irserve.js]
 //
 // Cases: `node -e 0` (the floor: starting Node itself), `irserve --version`, `irserve --help`,
 // and a server with an empty config (`{}`) from spawn until it prints its "listening" line, which
-// it does after the port is bound. `--config` adds a row for a config of your own.
+// it does after the port is bound. `--config` adds a row for a config of your own. `--baseline`
+// adds the same rows for another build (a checkout of an older commit), run by turns with this
+// one, so that before and after are compared under the same load.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +16,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '10' }, config: { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '10' },
+    config: { type: 'string' },
+    baseline: { type: 'string' },
+  },
 });
 const runs = Number(values.runs);
 const bin = fileURLToPath(new URL('../packages/irserve/bin/irserve.js', import.meta.url));
@@ -65,9 +72,7 @@ function timeOnce(args, until) {
   });
 }
 
-async function best(args, until) {
-  const runsDone = [];
-  for (let i = 0; i < runs; i++) runsDone.push(await timeOnce(args, until));
+function summary(runsDone) {
   const wall = runsDone.map((run) => run.ms).sort((a, b) => a - b);
   const cpu = runsDone
     .map((run) => run.cpu)
@@ -76,27 +81,39 @@ async function best(args, until) {
   return { best: wall[0], median: wall[Math.floor(wall.length / 2)], cpu: cpu[0] };
 }
 
+/** Runs each case `runs` times, the cases by turns (one run of each, then again). */
+async function bestOfEach(cases) {
+  const done = cases.map(() => []);
+  for (let i = 0; i < runs; i++) {
+    for (const [index, [, args, until]] of cases.entries())
+      done[index].push(await timeOnce(args, until));
+  }
+  return done.map(summary);
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'irserve-startup-'));
 const emptyConfig = join(dir, 'empty.json');
 writeFileSync(emptyConfig, '{}\n');
 const listening = /listening on/;
-const serve = (config) => [bin, config, '--port', '0', '--log-level', 'info'];
-const cases = [
-  ['node -e 0', ['-e', '0']],
-  ['irserve --version', [bin, '--version']],
-  ['irserve --help', [bin, '--help']],
-  ['irserve {} (until listening)', serve(emptyConfig), listening],
+const serve = (launcher, config) => [launcher, config, '--port', '0', '--log-level', 'info'];
+const irserveCases = (launcher, suffix) => [
+  [`irserve --version${suffix}`, [launcher, '--version']],
+  [`irserve --help${suffix}`, [launcher, '--help']],
+  [`irserve {} (until listening)${suffix}`, serve(launcher, emptyConfig), listening],
 ];
-if (values.config) cases.push([`irserve ${values.config}`, serve(values.config), listening]);
+const cases = [['node -e 0', ['-e', '0']], ...irserveCases(bin, '')];
+if (values.config) cases.push([`irserve ${values.config}`, serve(bin, values.config), listening]);
+if (values.baseline) cases.push(...irserveCases(values.baseline, ' [baseline]'));
 
 try {
   const rows = [];
   let floor;
-  for (const [name, args, until] of cases) {
-    const { best: ms, median, cpu } = await best(args, until);
+  for (const [index, { best: ms, median, cpu }] of (await bestOfEach(cases)).entries()) {
+    const name = cases[index][0];
     floor ??= ms;
+    const over = ms - floor;
     rows.push(
-      `| ${name} | ${ms.toFixed(0)} | ${median.toFixed(0)} | ${name === 'node -e 0' ? '' : `+${(ms - floor).toFixed(0)}`} | ${cpu === undefined ? '-' : cpu.toFixed(0)} |`,
+      `| ${name} | ${ms.toFixed(0)} | ${median.toFixed(0)} | ${name === 'node -e 0' ? '' : `${over < 0 ? '' : '+'}${over.toFixed(0)}`} | ${cpu === undefined ? '-' : cpu.toFixed(0)} |`,
     );
   }
   console.log(`Node ${process.version}, best and median of ${runs} runs (ms)\n`);

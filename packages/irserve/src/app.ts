@@ -9,7 +9,7 @@ import { validateConfig } from './config/load.js';
 import type { AppCore } from './core/app-core.js';
 import type { EngineClass } from './engines/contract.js';
 import type { MetricsServer } from './metrics/metrics-server.js';
-import type { AppMetrics } from './metrics/prometheus.js';
+import { deferredMetrics, type DeferredMetrics } from './metrics/deferred-metrics.js';
 import type { GrpcServerHandle } from './transports/grpc/index.js';
 
 export interface AppOptions {
@@ -72,7 +72,7 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
   let grpc: GrpcServerHandle | undefined;
   let metricsServer: MetricsServer | undefined;
   const metricsPort = options.metrics?.port ?? config.metrics.port;
-  const metrics = config.metrics.enabled ? await loadMetrics() : undefined;
+  const metrics = config.metrics.enabled ? deferredMetrics(loadMetrics) : undefined;
   const addresses: App['addresses'] = {};
   const parts = await assemble(config, {
     logger,
@@ -157,7 +157,7 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
         });
         addresses.metrics = `${metricsServer.address}/metrics`;
       }
-      return http.listen({
+      const address = await http.listen({
         port,
         host,
         listenTextResolver: (address) => {
@@ -165,6 +165,8 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
           return listeningLine(addresses, config.playground);
         },
       });
+      if (metrics) loadAfterListening(metrics, logger);
+      return address;
     },
     close,
   };
@@ -180,13 +182,23 @@ function listeningLine(addresses: App['addresses'], playground: boolean): string
   return `irserve listening on ${addresses.http}${extras.length > 0 ? ` (${extras.join(', ')})` : ''}`;
 }
 
-/** prom-client is imported only when metrics are on. */
-async function loadMetrics(): Promise<AppMetrics> {
+/**
+ * prom-client is imported only when metrics are on, and then after the server listens (or at
+ * the first scrape): the events of the first moments are replayed into it (deferred-metrics.ts).
+ */
+async function loadMetrics() {
   const { createPrometheusMetrics } = await import('./metrics/prometheus.js');
   const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
     version: string;
   };
   return createPrometheusMetrics({ version: pkg.version });
+}
+
+/** Starts loading the metrics once the listening line is out; a failure is logged, not thrown. */
+function loadAfterListening(metrics: DeferredMetrics, logger: Logger): void {
+  metrics.load().catch((error: unknown) => {
+    logger.error({ err: error }, 'metrics could not be loaded: /metrics answers 500');
+  });
 }
 
 /**

@@ -8,7 +8,7 @@ import { FederatedCollections, federatedContent } from '../federation/federated-
 import type { Federation } from '../federation/federation.js';
 import type { AppMetrics } from '../metrics/prometheus.js';
 import { observedContent } from '../metrics/observed-content.js';
-import { createPipelineRunner } from '../pipeline/index.js';
+import { createPipelines } from '../pipeline/lazy-runner.js';
 import { createStore } from '../processors/create-store.js';
 import { buildHttpServer } from '../transports/http/server.js';
 import { buildEngineTypes } from './engine-catalog.js';
@@ -61,7 +61,7 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
     wanted: config.services.map((service) => service.engine),
     logger,
   });
-  const local = createCollections([...config.collections], {
+  const local = await createCollections(config.collections, {
     logger,
     cacheDir,
     interactive,
@@ -121,7 +121,7 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
       ),
     );
     const content = observer ? observedContent(federated, collections, observer) : federated;
-    const pipelines = createPipelineRunner({
+    const pipelines = await createPipelines({
       services: registry,
       content,
       collections,

@@ -2,15 +2,12 @@
  * Document collections: readers (JSONL offset maps, sharded gzip, tar shards, local files),
  * views, the catalog and the content service. See docs/collections.md.
  */
-import { homedir } from 'node:os';
 import type { Logger } from 'pino';
-import { IrserveError } from '../errors.js';
-import { buildView, declaredViews, languageMap, type BuildContext } from './build-views.js';
-import { Catalog, CollectionImpl } from './catalog.js';
+import { Catalog } from './catalog.js';
 import type { CollectionConfig } from './config.js';
-import { CollectionContentService, type CacheSettings } from './content-service.js';
-import { defaultIsWritable, userCacheRoot, type IsWritable } from './sidecar.js';
-import type { CollectionCatalog, ContentService, View } from './types.js';
+import { CollectionContentService } from './content-service.js';
+import type { IsWritable } from './sidecar.js';
+import type { CollectionCatalog, ContentService } from './types.js';
 
 export interface CollectionsOptions {
   logger: Logger;
@@ -31,45 +28,19 @@ export interface CollectionsOptions {
  * from disk until a view is opened (`content.open()` at start-up or warmup, or a first lookup).
  *
  * @example
- * const { catalog, content } = createCollections(config.collections, { logger, cacheDir, interactive: false, baseDir: configDir });
+ * const { catalog, content } = await createCollections(config.collections, { logger, cacheDir, interactive: false, baseDir: configDir });
  * await content.open();
  * const result = await content.lookup({ collection: 'docs', id: 'd1' });
  */
-export function createCollections(
-  configs: CollectionConfig[],
+export async function createCollections(
+  configs: readonly CollectionConfig[],
   options: CollectionsOptions,
-): { catalog: CollectionCatalog; content: ContentService } {
-  const ctx: BuildContext = {
-    logger: options.logger,
-    interactive: options.interactive,
-    baseDir: options.baseDir,
-    userCacheDir: options.userCacheDir ?? userCacheRoot(process.env, homedir()),
-    isWritable: options.isWritable ?? defaultIsWritable,
-    readers: new Map(),
-  };
-  const collections: CollectionImpl[] = [];
-  const settings = new Map<string, CacheSettings>();
-  for (const config of configs) {
-    const languages = languageMap(config, options.baseDir);
-    const views = new Map<string, View>();
-    for (const [name, spec] of Object.entries(declaredViews(config))) {
-      try {
-        views.set(name, buildView(name, spec, config, languages, ctx));
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        throw new IrserveError(
-          'ERR_CONFIG',
-          `collection "${config.name}" view "${name}": ${message}`,
-          { cause: error },
-        );
-      }
-    }
-    const defaultView = config.default_view ?? [...views.keys()][0];
-    if (defaultView === undefined)
-      throw new IrserveError('ERR_CONFIG', `collection "${config.name}" has no view`);
-    collections.push(new CollectionImpl(config.name, views, defaultView));
-    settings.set(config.name, { cache: config.cache, cacheTtl: config.cache_ttl });
-  }
+): Promise<{ catalog: CollectionCatalog; content: ContentService }> {
+  // The reader and view modules (some 30) load only for a config that has collections.
+  const { collections, settings } =
+    configs.length === 0
+      ? { collections: [], settings: new Map() }
+      : (await import('./build-collections.js')).buildCollections(configs, options);
   const catalog = new Catalog(collections);
   return { catalog, content: new CollectionContentService(catalog, settings) };
 }

@@ -3,6 +3,7 @@
  * behind the `/pipeline` runner (`runner.ts`). See docs/pipelines.md.
  */
 export { createPipelineRunner, type PipelineRunnerDeps } from './runner.js';
+export { createPipelines } from './lazy-runner.js';
 export { validatePipelineAliases, type AliasTable } from './aliases.js';
 export { parsePipeline } from './parser.js';
 export { printPipeline } from './print.js';

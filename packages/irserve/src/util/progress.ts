@@ -1,4 +1,13 @@
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type CliProgress from 'cli-progress';
+
+/**
+ * cli-progress (17 CommonJS files) is required only when a bar is drawn, on a terminal: a
+ * server's start-up, which logs lines instead, never loads it.
+ */
+function loadCliProgress(): typeof CliProgress {
+  return createRequire(import.meta.url)('cli-progress') as typeof CliProgress;
+}
 
 export interface Progress {
   /** Advances by `n` units (default 1). */
@@ -40,6 +49,7 @@ function barProgress({ label, total, unit = '' }: ProgressOptions): Progress {
     total > 0
       ? `${label} [{bar}] {percentage}% | {value}/{total}${units} | {duration_formatted} / ETA {eta_formatted}`
       : `${label} {value}${units} | {duration_formatted}`;
+  const cliProgress = loadCliProgress();
   const bar = new cliProgress.SingleBar(
     {
       format,

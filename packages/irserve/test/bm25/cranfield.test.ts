@@ -27,12 +27,15 @@ describe('Cranfield effectiveness (default settings)', () => {
     const collection = structuredClone(config.collections[0]);
     collection.views.text.source.cache_dir = dir; // keep the offset map out of the repo
     const logger = pino({ level: 'silent' });
-    const { catalog, content } = createCollections([collectionConfigSchema.parse(collection)], {
-      logger,
-      cacheDir: dir,
-      interactive: false,
-      baseDir: quickstart,
-    });
+    const { catalog, content } = await createCollections(
+      [collectionConfigSchema.parse(collection)],
+      {
+        logger,
+        cacheDir: dir,
+        interactive: false,
+        baseDir: quickstart,
+      },
+    );
     close = () => content.close();
     engine = new BM25({
       name: 'bm25',

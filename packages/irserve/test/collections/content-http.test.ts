@@ -59,7 +59,7 @@ async function setup(extra: Record<string, unknown> = {}) {
     },
     { name: 'legacy', doc_path: 'docs.jsonl', cache: 0 },
   ].map((c) => collectionConfigSchema.parse(c));
-  const { catalog, content } = createCollections(configs, {
+  const { catalog, content } = await createCollections(configs, {
     logger: silent,
     cacheDir: join(dir, 'cache'),
     interactive: false,
@@ -82,7 +82,7 @@ describe('content service', () => {
   it('opens every view and names each failed one', async () => {
     const { content, dir } = await setup();
     await content.open();
-    const broken = createCollections(
+    const broken = await createCollections(
       [
         collectionConfigSchema.parse({
           name: 'x',
@@ -283,7 +283,7 @@ describe.skipIf(!hasBinary('tar'))('tar collection through the content service',
         },
       },
     });
-    const { content } = createCollections([config], {
+    const { content } = await createCollections([config], {
       logger: silent,
       cacheDir: dir,
       interactive: false,

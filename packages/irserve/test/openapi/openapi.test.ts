@@ -134,7 +134,7 @@ describe('OpenAPI document', () => {
     builder.collect({ method: ['GET', 'HEAD'], url: '/v1/models' });
     builder.collect({ method: 'POST', url: '/v1/embeddings' });
     builder.collect({ method: 'GET', url: '/secret', config: { openapi: { hidden: true } } });
-    const built = builder.document({ title: 't', version: '1', description: 'd' });
+    const built = await builder.document({ title: 't', version: '1', description: 'd' });
     expect(Object.keys(built.paths)).toEqual(['/v1/models', '/v1/embeddings']);
     expect(built.paths['/v1/embeddings']!.post).toMatchObject({ operationId: 'postV1Embeddings' });
     expect(Object.keys(built.paths['/v1/models']!)).toEqual(['get']);
@@ -145,7 +145,7 @@ describe('OpenAPI document', () => {
     const builder = new OpenApiBuilder();
     builder.collect({ method: 'GET', url: '/a', config: { openapi: { operationId: 'x' } } });
     builder.collect({ method: 'GET', url: '/b', config: { openapi: { operationId: 'x' } } });
-    expect(() => builder.document({ title: 't', version: '1', description: 'd' })).toThrow(
+    await expect(builder.document({ title: 't', version: '1', description: 'd' })).rejects.toThrow(
       /used twice/,
     );
   });

@@ -1,21 +1,94 @@
 /**
  * The provider-compatible routes (docs/compat-apis.md): OpenAI embeddings and models, Cohere and
  * Jina rerank, TEI embed / rerank / embed_sparse. Each answers errors in its provider's shape.
+ * The routes are registered at start-up; their handlers (and request schemas) load on the first
+ * request to one of them, so a server nobody calls this way pays nothing for them.
  */
 import type { FastifyInstance } from 'fastify';
 import type { CompatConfig } from '../../config/compat-schema.js';
 import type { AppCore } from '../../core/app-core.js';
-import { ModelCatalog } from './models.js';
-import { openAiRoutes } from './openai.js';
-import { rerankRoutes } from './rerank.js';
-import { teiRoutes } from './tei.js';
+import { callOptions } from '../http/call-options.js';
+import { sendError } from '../http/errors.js';
+import type { CompatHandlers } from './handlers.js';
+import { providerErrorHandler, providerScope } from './provider-errors.js';
 
-export { ModelCatalog } from './models.js';
+/** Whether a `/embed` or `/embed_sparse` body is TEI's (it has `inputs`). */
+const isTei = (body: unknown) =>
+  body !== null && typeof body === 'object' && Object.hasOwn(body, 'inputs');
 
-/** Registers every compat route on `server`. */
+/** Calls `use` with the handlers: directly once loaded, after the import the first time. */
+type WithHandlers = <T>(use: (handlers: CompatHandlers) => T | Promise<T>) => T | Promise<T>;
+
+function lazyHandlers(core: AppCore, config: CompatConfig): WithHandlers {
+  let loaded: CompatHandlers | undefined;
+  let loading: Promise<CompatHandlers> | undefined;
+  return (use) => {
+    if (loaded) return use(loaded);
+    loading ??= import('./handlers.js').then(({ compatHandlers }) => {
+      loaded = compatHandlers(core, config);
+      return loaded;
+    });
+    return loading.then(use);
+  };
+}
+
+/**
+ * Registers every compat route on `server`: OpenAI `/v1/embeddings` and `/v1/models` (with
+ * `/v1/models/<id>`, ids may hold `/`), `/v1/rerank` (Cohere v1 and Jina), `/v2/rerank` (Cohere
+ * v2), and `/embed`, `/embed_sparse` (TEI or irserve by body, each answering errors in the
+ * shape of the body's kind) and TEI `/rerank`.
+ */
 export function compatRoutes(server: FastifyInstance, core: AppCore, config: CompatConfig): void {
-  const models = new ModelCatalog(config, core);
-  openAiRoutes(server, core, models);
-  rerankRoutes(server, core, models);
-  teiRoutes(server, core, models);
+  const handlers = lazyHandlers(core, config);
+  providerScope(server, 'openai', (scope) => {
+    scope.post('/v1/embeddings', (request) => {
+      const options = callOptions(request);
+      return handlers((h) => h.openAiEmbeddings(request.body, options));
+    });
+    scope.get('/v1/models', async () => handlers((h) => h.listModels()));
+    scope.get('/v1/models/*', async (request) =>
+      handlers((h) => h.model((request.params as { '*': string })['*'])),
+    );
+  });
+  providerScope(server, 'rerank-v1', (scope) => {
+    scope.post('/v1/rerank', (request) => {
+      const options = callOptions(request);
+      return handlers((h) => h.rerank(request.body, 'v1', options));
+    });
+  });
+  providerScope(server, 'cohere', (scope) => {
+    scope.post('/v2/rerank', (request) => {
+      const options = callOptions(request);
+      return handlers((h) => h.rerank(request.body, 'v2', options));
+    });
+  });
+  teiRoutes(server, handlers);
+}
+
+function teiRoutes(server: FastifyInstance, handlers: WithHandlers): void {
+  const teiErrors = providerErrorHandler('tei');
+  const byBody: Parameters<typeof providerScope>[1] = (error, request, reply) =>
+    isTei(request.body) || request.url.startsWith('/rerank')
+      ? teiErrors(error, request, reply)
+      : sendError(error, request, reply);
+  providerScope(server, byBody, (scope) => {
+    scope.post('/embed', (request) => {
+      const options = callOptions(request);
+      return handlers<unknown>((h) =>
+        isTei(request.body) ? h.teiEmbed(request.body, options) : h.embed(request.body, options),
+      );
+    });
+    scope.post('/embed_sparse', (request) => {
+      const options = callOptions(request);
+      return handlers<unknown>((h) =>
+        isTei(request.body)
+          ? h.teiEmbedSparse(request.body, options)
+          : h.embedSparse(request.body, options),
+      );
+    });
+    scope.post('/rerank', (request) => {
+      const options = callOptions(request);
+      return handlers((h) => h.teiRerank(request.body, options));
+    });
+  });
 }

@@ -2,18 +2,15 @@
  * OpenAI `POST /v1/embeddings` and `GET /v1/models` (https://platform.openai.com/docs/api-reference/embeddings),
  * served from embed services through their processors (batched and cached per text).
  */
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppCore } from '../../core/app-core.js';
 import { embedTexts, vectorBase64, vectorList } from '../../core/embed.js';
 import { embedInputsSchema, encodingFormatSchema } from '../../core/embed-schemas.js';
 import { parseRequest } from '../../core/validate.js';
 import type { EmbedKind } from '../../engines/contract.js';
-import { IrserveError, badRequest } from '../../errors.js';
-import { callOptions } from '../http/call-options.js';
+import { badRequest } from '../../errors.js';
 import { INPUT_TYPES } from './input-kind.js';
 import type { EmbeddingModel, ModelCatalog } from './models.js';
-import { providerScope } from './provider-errors.js';
 import { approximateTokens, truncateVector } from './vectors.js';
 
 /** The request body; unknown fields (`user`) are accepted and ignored, as OpenAI does. */
@@ -96,22 +93,4 @@ export async function openAiEmbeddings(
     model: model.id,
     usage: { prompt_tokens: tokens, total_tokens: tokens },
   };
-}
-
-/** Registers `/v1/embeddings` and `/v1/models` (with `/v1/models/<id>`, ids may hold `/`). */
-export function openAiRoutes(server: FastifyInstance, core: AppCore, models: ModelCatalog): void {
-  providerScope(server, 'openai', (scope) => {
-    scope.post('/v1/embeddings', (request) =>
-      openAiEmbeddings(core, models, request.body, callOptions(request)),
-    );
-    scope.get('/v1/models', async () => ({ object: 'list', data: models.list() }));
-    scope.get('/v1/models/*', async (request) => {
-      const id = (request.params as { '*': string })['*'];
-      const found = models.list().find((model) => model.id === id);
-      if (found) return found;
-      throw new IrserveError('ERR_SERVICE_NOT_FOUND', `model '${id}' does not exist`, {
-        details: { model: id },
-      });
-    });
-  });
 }

@@ -4,15 +4,12 @@
  * by a score service or by a pipeline run as a reranker.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppCore } from '../../core/app-core.js';
 import { parseRequest } from '../../core/validate.js';
 import { badRequest } from '../../errors.js';
 import type { CallOptions } from '../../registry/types.js';
-import { callOptions } from '../http/call-options.js';
 import type { ModelCatalog, RerankModel } from './models.js';
-import { providerScope } from './provider-errors.js';
 import { approximateTokens } from './vectors.js';
 
 /** Most documents one rerank call may carry (Cohere recommends at most 1,000). */
@@ -42,7 +39,7 @@ export const rerankRequestSchema = z.looseObject({
   return_documents: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
-type RerankVersion = 'v1' | 'v2';
+export type RerankVersion = 'v1' | 'v2';
 
 /**
  * Scores of `texts` by position (`"0"`, `"1"`, ...); positions a pipeline's `%N` cut drops
@@ -110,18 +107,4 @@ export async function rerank(
   if (version === 'v2') return { id: randomUUID(), results, meta };
   const tokens = texts.reduce((n, t) => n + approximateTokens(t), approximateTokens(request.query));
   return { id: randomUUID(), model: model.id, results, usage: { total_tokens: tokens }, meta };
-}
-
-/** Registers `/v1/rerank` (Cohere v1 and Jina) and `/v2/rerank` (Cohere v2). */
-export function rerankRoutes(server: FastifyInstance, core: AppCore, models: ModelCatalog): void {
-  providerScope(server, 'rerank-v1', (scope) => {
-    scope.post('/v1/rerank', (request) =>
-      rerank(core, models, request.body, 'v1', callOptions(request)),
-    );
-  });
-  providerScope(server, 'cohere', (scope) => {
-    scope.post('/v2/rerank', (request) =>
-      rerank(core, models, request.body, 'v2', callOptions(request)),
-    );
-  });
 }

@@ -4,18 +4,13 @@
  * so the routes carry no model name: `compat.tei` picks it. `/embed` and `/embed_sparse` are
  * also irserve's own routes; a body with `inputs` is TEI's, a body with `service` irserve's.
  */
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppCore } from '../../core/app-core.js';
-import { embed, embedSparse } from '../../core/embed-request.js';
 import { embedTexts, vectorList } from '../../core/embed.js';
 import { embedInputsSchema } from '../../core/embed-schemas.js';
 import { parseRequest } from '../../core/validate.js';
 import type { CallOptions } from '../../registry/types.js';
-import { callOptions } from '../http/call-options.js';
-import { sendError } from '../http/errors.js';
 import type { ModelCatalog } from './models.js';
-import { providerErrorHandler, providerScope } from './provider-errors.js';
 import { MAX_RERANK_DOCUMENTS, ranked, rerankTexts } from './rerank.js';
 import { normalizeVector, truncateVector } from './vectors.js';
 
@@ -114,33 +109,4 @@ export async function teiEmbedSparse(
   return vectors.map(({ indices, values }) =>
     indices.map((index, i) => ({ index, value: values[i] ?? 0 })),
   );
-}
-
-/** Whether a `/embed` or `/embed_sparse` body is TEI's (it has `inputs`). */
-const isTei = (body: unknown) =>
-  body !== null && typeof body === 'object' && Object.hasOwn(body, 'inputs');
-
-/**
- * Registers `/embed`, `/embed_sparse` (TEI or irserve by body, and each answers errors in the
- * shape of the body's kind) and TEI `/rerank`.
- */
-export function teiRoutes(server: FastifyInstance, core: AppCore, models: ModelCatalog): void {
-  const teiErrors = providerErrorHandler('tei');
-  const byBody: Parameters<typeof providerScope>[1] = (error, request, reply) =>
-    isTei(request.body) || request.url.startsWith('/rerank')
-      ? teiErrors(error, request, reply)
-      : sendError(error, request, reply);
-  providerScope(server, byBody, (scope) => {
-    scope.post('/embed', (request) =>
-      isTei(request.body)
-        ? teiEmbed(core, models, request.body, callOptions(request))
-        : embed(core, request.body, callOptions(request)),
-    );
-    scope.post('/embed_sparse', (request) =>
-      isTei(request.body)
-        ? teiEmbedSparse(core, models, request.body, callOptions(request))
-        : embedSparse(core, request.body, callOptions(request)),
-    );
-    scope.post('/rerank', (request) => teiRerank(core, models, request.body, callOptions(request)));
-  });
 }

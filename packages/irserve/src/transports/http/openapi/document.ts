@@ -5,8 +5,7 @@
  */
 import { z } from 'zod';
 import { defaultErrors, ERROR_STATUS_TEXT } from './errors-doc.js';
-import { errorResponseSchema } from './response-schemas.js';
-import type { NamedSchema, RouteDoc } from './route-doc.js';
+import type { NamedSchema, ResponseSchemas, RouteDoc } from './route-doc.js';
 import { tidySchema } from '../../../util/tidy-schema.js';
 
 /** The parts of a Fastify route the document needs. */
@@ -50,15 +49,16 @@ export class OpenApiBuilder {
     }
   }
 
-  /** The OpenAPI 3.1 document of every collected route. */
-  document(info: { title: string; version: string; description: string }) {
+  /** The OpenAPI 3.1 document of every collected route (loads the response schemas). */
+  async document(info: { title: string; version: string; description: string }) {
+    const schemas: ResponseSchemas = await import('./response-schemas.js');
     const requests = z.registry<{ id: string }>();
     const responses = z.registry<{ id: string }>();
-    responses.add(errorResponseSchema, { id: 'Error' });
+    responses.add(schemas.errorResponseSchema, { id: 'Error' });
     const paths: Record<string, Record<string, unknown>> = {};
     const seen = new Set<string>();
     for (const operation of this.#operations) {
-      const built = this.#operation(operation, requests, responses);
+      const built = this.#operation(operation, requests, responses, schemas);
       if (seen.has(built.operationId))
         throw new Error(`OpenAPI: operationId "${built.operationId}" is used twice`);
       seen.add(built.operationId);
@@ -80,9 +80,13 @@ export class OpenApiBuilder {
     { method, path, doc }: Operation,
     requests: z.core.$ZodRegistry<{ id: string }>,
     responses: z.core.$ZodRegistry<{ id: string }>,
+    schemas: ResponseSchemas,
   ) {
     const ok = doc.response
-      ? jsonContent(register(responses, doc.response), doc.example?.response)
+      ? jsonContent(
+          register(responses, { name: doc.response.name, schema: doc.response.schema(schemas) }),
+          doc.example?.response,
+        )
       : doc.rawResponse
         ? Object.fromEntries(doc.rawResponse.map((type) => [type, { schema: {} }]))
         : jsonContent({}, undefined);

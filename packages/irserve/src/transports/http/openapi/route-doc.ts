@@ -6,7 +6,7 @@
  * server.post('/v1/rerank', { config: { openapi: {
  *   operationId: 'rerank', summary: 'Rerank documents (Cohere-style)',
  *   body: { name: 'RerankRequest', schema: rerankRequestSchema },
- *   response: { name: 'RerankResponse', schema: rerankResponseSchema },
+ *   response: { name: 'RerankResponse', schema: (responses) => responses.rerankResponseSchema },
  * } } }, handler);
  * ```
  *
@@ -14,11 +14,25 @@
  * the error responses), with untyped bodies.
  */
 import type { z } from 'zod';
+import type * as responseSchemas from './response-schemas.js';
 
 /** A zod schema under the name it gets in `components.schemas` (and in the client's types). */
 export interface NamedSchema {
   name: string;
   schema: z.ZodType;
+}
+
+/** The module of response schemas (`response-schemas.ts`). */
+export type ResponseSchemas = typeof responseSchemas;
+
+/**
+ * A response schema under its name. The schema is picked from the response schemas module,
+ * which is imported only when the document is rendered: some 200 zod schemas that a server's
+ * start-up does not build.
+ */
+export interface NamedResponse {
+  name: string;
+  schema: (responses: ResponseSchemas) => z.ZodType;
 }
 
 export interface RouteDoc {
@@ -31,7 +45,7 @@ export interface RouteDoc {
   /** The JSON request body (validated with this same schema by the handler). */
   body?: NamedSchema;
   /** The 200 JSON response. */
-  response?: NamedSchema;
+  response?: NamedResponse;
   /** The 200 response is raw bytes (content types listed here) instead of JSON. */
   rawResponse?: string[];
   /** Query-string parameters (a zod object; each key one parameter). */

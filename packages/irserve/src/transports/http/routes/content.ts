@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { AppCore } from '../../../core/app-core.js';
 import { contentRequestSchema, getContent, getRawContent } from '../../../core/content.js';
 import { badRequest } from '../../../errors.js';
-import { contentResponseSchema } from '../openapi/response-schemas.js';
 import type { RouteDoc } from '../openapi/route-doc.js';
 
 const contentDoc: RouteDoc = {
@@ -11,7 +10,7 @@ const contentDoc: RouteDoc = {
   summary: 'Look up a document (text, or base64 parts for a bytes view)',
   tags: ['content'],
   body: { name: 'ContentRequest', schema: contentRequestSchema },
-  response: { name: 'ContentResponse', schema: contentResponseSchema },
+  response: { name: 'ContentResponse', schema: (responses) => responses.contentResponseSchema },
   errors: [400, 401, 404, 413, 415, 500, 503],
   example: { request: { collection: 'cranfield', id: '12', view: 'text' } },
 };

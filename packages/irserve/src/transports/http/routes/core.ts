@@ -11,16 +11,6 @@ import {
   searchRequestSchema,
 } from '../../../core/request-schemas.js';
 import { callOptions } from '../call-options.js';
-import {
-  availResponseSchema,
-  batchResponseSchema,
-  decomposeResponseSchema,
-  fuseResponseSchema,
-  healthResponseSchema,
-  pingResponseSchema,
-  scoreResponseSchema,
-  searchResponseSchema,
-} from '../openapi/response-schemas.js';
 import type { RouteDoc } from '../openapi/route-doc.js';
 
 const searchDoc = {
@@ -28,7 +18,7 @@ const searchDoc = {
   summary: 'Search a service',
   tags: ['services'],
   body: { name: 'SearchRequest', schema: searchRequestSchema },
-  response: { name: 'SearchResponse', schema: searchResponseSchema },
+  response: { name: 'SearchResponse', schema: (responses) => responses.searchResponseSchema },
   example: {
     request: { service: 'bm25', query: 'wing flutter', limit: 2 },
     response: {
@@ -60,7 +50,7 @@ export function coreRoutes(
     tags: ['server'],
     public: true,
     errors: [],
-    response: { name: 'PingResponse', schema: pingResponseSchema },
+    response: { name: 'PingResponse', schema: (responses) => responses.pingResponseSchema },
   };
   server.get('/ping', { config: { openapi: pingDoc } }, async () => ({ status: 'pong' }));
   const healthDoc: RouteDoc = {
@@ -77,7 +67,7 @@ export function coreRoutes(
         ),
     }),
     errors: [400, 503],
-    response: { name: 'HealthResponse', schema: healthResponseSchema },
+    response: { name: 'HealthResponse', schema: (responses) => responses.healthResponseSchema },
   };
   // 503 until the app has started and once it drains, so load balancers route around it.
   server.get('/health', { config: { openapi: healthDoc } }, async (request, reply) => {
@@ -89,7 +79,7 @@ export function coreRoutes(
     operationId: 'avail',
     summary: 'The services, collections and pipeline aliases this instance serves',
     tags: ['server'],
-    response: { name: 'AvailResponse', schema: availResponseSchema },
+    response: { name: 'AvailResponse', schema: (responses) => responses.availResponseSchema },
   };
   server.get('/avail', { config: { openapi: availDoc } }, async () => ({
     ...avail(core),
@@ -116,7 +106,7 @@ function serviceRoutes(server: FastifyInstance, core: AppCore): void {
     summary: 'Score passages against a query (text, or base64 parts for a bytes service)',
     tags: ['services'],
     body: { name: 'ScoreRequest', schema: scoreRequestSchema },
-    response: { name: 'ScoreResponse', schema: scoreResponseSchema },
+    response: { name: 'ScoreResponse', schema: (responses) => responses.scoreResponseSchema },
     example: { request: { service: 'rerank', query: 'wing flutter', passages: ['a', 'b'] } },
   };
   server.post('/score', { config: { openapi: scoreDoc } }, (request, reply) =>
@@ -127,7 +117,7 @@ function serviceRoutes(server: FastifyInstance, core: AppCore): void {
     summary: 'Fuse several rankings into one',
     tags: ['services'],
     body: { name: 'FuseRequest', schema: fuseRequestSchema },
-    response: { name: 'FuseResponse', schema: fuseResponseSchema },
+    response: { name: 'FuseResponse', schema: (responses) => responses.fuseResponseSchema },
     example: { request: { service: 'RRF', query: 'q', scores: [{ a: 2, b: 1 }, { b: 3 }] } },
   };
   server.post('/fuse', { config: { openapi: fuseDoc } }, (request, reply) =>
@@ -138,7 +128,10 @@ function serviceRoutes(server: FastifyInstance, core: AppCore): void {
     summary: 'Decompose a query into sub-queries',
     tags: ['services'],
     body: { name: 'DecomposeQueryRequest', schema: decomposeRequestSchema },
-    response: { name: 'DecomposeQueryResponse', schema: decomposeResponseSchema },
+    response: {
+      name: 'DecomposeQueryResponse',
+      schema: (responses) => responses.decomposeResponseSchema,
+    },
     example: { request: { service: 'decompose', query: 'tallest towers in Paris', limit: 3 } },
   };
   server.post('/decompose_query', { config: { openapi: decomposeDoc } }, (request, reply) =>
@@ -149,7 +142,7 @@ function serviceRoutes(server: FastifyInstance, core: AppCore): void {
     summary: 'Several search, score, fuse or decompose_query calls in one request (irserve)',
     tags: ['services'],
     body: { name: 'BatchRequest', schema: batchRequestSchema },
-    response: { name: 'BatchResponse', schema: batchResponseSchema },
+    response: { name: 'BatchResponse', schema: (responses) => responses.batchResponseSchema },
     example: {
       request: { requests: [{ endpoint: 'search', body: { service: 'bm25', query: 'q' } }] },
     },

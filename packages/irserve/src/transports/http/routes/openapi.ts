@@ -16,15 +16,20 @@ const openApiDoc: RouteDoc = {
  * modules register after this one) is known; Fastify adds no routes once it is ready.
  */
 export function openApiRoute(server: FastifyInstance, builder: OpenApiBuilder): void {
-  let document: unknown;
+  let document: Promise<unknown> | undefined;
   server.get('/openapi.json', { config: { openapi: openApiDoc } }, async () => {
-    document ??= builder.document({
-      title: 'irserve',
-      version: API_VERSION,
-      description:
-        'Retrieval server: search, score, fuse, decompose, pipelines and document content. ' +
-        'Wire-compatible with RoutIR. Errors are {"error": "...", "code": "ERR_..."}.',
-    });
+    document ??= builder
+      .document({
+        title: 'irserve',
+        version: API_VERSION,
+        description:
+          'Retrieval server: search, score, fuse, decompose, pipelines and document content. ' +
+          'Wire-compatible with RoutIR. Errors are {"error": "...", "code": "ERR_..."}.',
+      })
+      .catch((error: unknown) => {
+        document = undefined; // not kept: the next request tries again
+        throw error;
+      });
     return document;
   });
 }

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { AppCore } from '../../../core/app-core.js';
 import { pipelineRequestSchema } from '../../../pipeline/request-schema.js';
 import { callOptions } from '../call-options.js';
-import { pipelineResponseSchema } from '../openapi/response-schemas.js';
 import type { RouteDoc } from '../openapi/route-doc.js';
 
 const pipelineDoc: RouteDoc = {
@@ -10,7 +9,7 @@ const pipelineDoc: RouteDoc = {
   summary: 'Run a pipeline such as {bm25, dense}RRF%50 >> rerank',
   tags: ['pipelines'],
   body: { name: 'PipelineRequest', schema: pipelineRequestSchema },
-  response: { name: 'PipelineResponse', schema: pipelineResponseSchema },
+  response: { name: 'PipelineResponse', schema: (responses) => responses.pipelineResponseSchema },
   example: {
     request: {
       pipeline: '{bm25, bm25-title}RRF%50 >> rerank',
