@@ -19,8 +19,9 @@ function byScoreThenId(a: [string, number], b: [string, number]): number {
  */
 export function topN(scores: Scores, n: number | undefined): Scores {
   if (n === undefined) return scores;
+  // Keys alone to count: a pair per document only when there is something to cut.
+  if (Object.keys(scores).length <= n) return scores;
   const entries = Object.entries(scores);
-  if (entries.length <= n) return scores;
   entries.sort(byScoreThenId);
   const out = emptyScores();
   for (let i = 0; i < n; i++) {

@@ -45,7 +45,10 @@ function batchBody(payload: object): string | undefined {
 /** Whether the map's own key order lists non-increasing numbers. */
 function isBestFirst(scores: object): boolean {
   let previous = Infinity;
-  for (const value of Object.values(scores)) {
+  // Keys and lookups rather than Object.values: no array of boxed numbers per answer.
+  const map = scores as Record<string, unknown>;
+  for (const key of Object.keys(map)) {
+    const value = map[key];
     if (!(typeof value === 'number' && value <= previous)) return false;
     previous = value;
   }
