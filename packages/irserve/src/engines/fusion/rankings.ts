@@ -20,15 +20,20 @@ export function ranksOf(scores: Scores): Map<string, number> {
   };
   // Engines fill their maps best first: then the keys' own order is the sorted order (the sort
   // is stable), and no pair per document is made or sorted.
-  if (isBestFirst(scores)) for (const id of Object.keys(scores)) add(id, scores[id]!);
-  else for (const [id, score] of Object.entries(scores).sort((x, y) => y[1] - x[1])) add(id, score);
+  const ids = Object.keys(scores);
+  if (isBestFirst(scores, ids)) for (const id of ids) add(id, scores[id]!);
+  else {
+    // Pairs made from the keys (Object.entries is slow on dictionary-mode maps).
+    const entries = ids.map((id): [string, number] => [id, scores[id]!]);
+    for (const [id, score] of entries.sort((x, y) => y[1] - x[1])) add(id, score);
+  }
   return ranks;
 }
 
-/** Whether the map's keys, in their own order, list non-increasing scores (NaN never is). */
-export function isBestFirst(scores: Scores): boolean {
+/** Whether `ids` (the map's keys in their own order) list non-increasing scores (NaN never does). */
+function isBestFirst(scores: Scores, ids: readonly string[]): boolean {
   let previous = Infinity;
-  for (const id of Object.keys(scores)) {
+  for (const id of ids) {
     const score = scores[id]!;
     if (!(score <= previous)) return false;
     previous = score;
