@@ -1,7 +1,8 @@
 // irserve in front of a back-end engine, against calling the engine directly, side by side:
 //
 //   npm run build && node bench/backends.mjs [--docs 5000] [--queries 400] [--concurrency 8] [--rounds 3]
-//     [--only instant,postgresql,sphinx,redis]
+//     [--only instant,postgresql,sphinx,redis] [--pin auto|off|BENCH_CPUS/SERVER_CPUS]
+//     [--sides direct,search,http,clientFusion,pipeline]
 //
 // For each back-end this machine can run (PostgreSQL from Debian `postgresql`, Sphinx
 // `searchd` from `sphinxsearch`), over the same synthetic corpus: queries/s and latency of
@@ -15,11 +16,18 @@
 // sides take turns every 50 queries so that a change of machine load hits them alike. Then
 // cache-hit throughput of a Redis Cluster (3 masters) against a single Redis. Every server is
 // started here on loopback and stopped at the end.
+//
+// Pinning (`--pin`, default `auto`): as in a deployment, the back-end servers (postgres and
+// its workers, searchd, redis-server) run on CPUs of their own and this process (the client
+// and irserve) on the others, with `taskset`; every side alike, so the direct side and irserve
+// get the same CPUs. `auto` splits the CPUs in two halves (the first for this process) when
+// there are at least two and `taskset` exists; `off` pins nothing; `0/1` or `0-3/4-7` names
+// them. The pinning is printed with the figures.
 import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import mysql from 'mysql2/promise';
@@ -33,6 +41,8 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     rounds: { type: 'string', default: '3' },
     only: { type: 'string', default: 'instant,postgresql,sphinx,redis' },
+    pin: { type: 'string', default: 'auto' },
+    sides: { type: 'string', default: 'direct,search,http,clientFusion,pipeline' },
   },
 });
 const DOCS = Number(values.docs);
@@ -41,6 +51,44 @@ const CONCURRENCY = Number(values.concurrency);
 const ROUNDS = Number(values.rounds);
 const LIMIT = 100;
 const ONLY = new Set(values.only.split(','));
+/** The sides measured (all by default; fewer for a profile of one of them). */
+const SIDES = new Set(values.sides.split(','));
+
+/**
+ * The CPUs of this process and of the back-end servers (`taskset -c` lists), or undefined when
+ * nothing is pinned: `auto` halves the CPUs this process may use.
+ */
+function pinning(option) {
+  if (option === 'off') return undefined;
+  if (spawnSync('taskset', ['-V']).status !== 0) {
+    if (option === 'auto') return undefined;
+    throw new Error('--pin: taskset not found (util-linux)');
+  }
+  if (option !== 'auto') {
+    const [bench, server] = option.split('/');
+    if (!/^[\d,-]+$/.test(bench ?? '') || !/^[\d,-]+$/.test(server ?? ''))
+      throw new Error(
+        `--pin: expected auto, off or BENCH_CPUS/SERVER_CPUS (like 0/1), got "${option}"`,
+      );
+    return { bench, server };
+  }
+  const cpus = availableParallelism();
+  if (cpus < 2) return undefined;
+  const half = Math.floor(cpus / 2);
+  const list = (from, to) => (to - from === 1 ? `${from}` : `${from}-${to - 1}`);
+  return { bench: list(0, half), server: list(half, cpus) };
+}
+const PIN = pinning(values.pin);
+if (PIN) {
+  // -a: every thread of this process (libuv's pool, V8's helpers); later threads inherit it.
+  const pinned = spawnSync('taskset', ['-a', '-p', '-c', PIN.bench, String(process.pid)]);
+  if (pinned.status !== 0) throw new Error(`taskset failed: ${pinned.stderr}`);
+}
+/** Spawns a back-end server on the servers' CPUs (when pinned). */
+const spawnServer = (command, args, options) =>
+  PIN
+    ? spawn('taskset', ['-c', PIN.server, command, ...args], options)
+    : spawn(command, args, options);
 
 const { createApp } = await import('../packages/irserve/dist/index.js');
 const { engines } = await import('../packages/backends/dist/index.js');
@@ -228,7 +276,7 @@ async function through(app, direct) {
       req.on('error', reject);
       req.end(body);
     });
-  return compare({
+  const sides = {
     direct: (query) => direct(query),
     search: (query) => inject('/search', { service: 'backend', query, limit: LIMIT }),
     http: (query) => http('/search', { service: 'backend', query, limit: LIMIT }),
@@ -241,7 +289,8 @@ async function through(app, direct) {
     },
     pipeline: (query) =>
       inject('/pipeline', { pipeline: '{bm25%100, backend%100}RRF%100', query, collection: 'c' }),
-  });
+  };
+  return compare(Object.fromEntries(Object.entries(sides).filter(([name]) => SIDES.has(name))));
 }
 
 // ---- no back-end: irserve's own cost -------------------------------------------------------
@@ -287,7 +336,7 @@ async function postgres() {
     owner,
   );
   const port = await freePort();
-  const child = spawn(
+  const child = spawnServer(
     join(bin, 'postgres'),
     [
       '-D',
@@ -364,7 +413,7 @@ async function sphinx() {
     `index rt\n{\n type = rt\n path = ${dir}/rt\n rt_field = content\n rt_attr_string = docid\n index_field_lengths = 1\n}\n` +
       `searchd\n{\n listen = 127.0.0.1:${port}:mysql41\n log = ${dir}/log\n query_log = ${dir}/q.log\n pid_file = ${dir}/pid\n binlog_path =\n workers = threads\n}\n`,
   );
-  const child = spawn('searchd', ['--config', join(dir, 's.conf'), '--nodetach'], {
+  const child = spawnServer('searchd', ['--config', join(dir, 's.conf'), '--nodetach'], {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   await new Promise((resolve) =>
@@ -422,7 +471,7 @@ async function redis() {
   const children = [];
   const start = async (args) => {
     const port = await freePort();
-    const child = spawn(
+    const child = spawnServer(
       'redis-server',
       [
         '--port',
@@ -507,7 +556,12 @@ const fmt = (m) =>
 const added = (side, base) =>
   `${(side.p50 - base.p50).toFixed(2).padStart(6)} ms ${((100 * side.qps) / base.qps).toFixed(0).padStart(4)}%  +${(side.cpuMs - base.cpuMs).toFixed(3)} cpu ms/q`;
 console.log(
-  `corpus ${DOCS} docs, ${QUERIES} queries of 3 words, ${CONCURRENCY} in flight, top ${LIMIT}, ${ROUNDS} rounds, sides taking turns every ${SLICE} queries\n`,
+  `corpus ${DOCS} docs, ${QUERIES} queries of 3 words, ${CONCURRENCY} in flight, top ${LIMIT}, ${ROUNDS} rounds, sides taking turns every ${SLICE} queries`,
+);
+console.log(
+  PIN
+    ? `pinned with taskset: this process (client and irserve) on CPU ${PIN.bench}, back-end servers on CPU ${PIN.server}\n`
+    : 'not pinned: client, irserve and back-end servers share every CPU\n',
 );
 for (const [name, run] of [
   ['Instant', instant],
@@ -518,13 +572,16 @@ for (const [name, run] of [
   const r = await run();
   if (!r) continue;
   console.log(`${name.padEnd(71)}added p50, share of direct q/s, added CPU per query`);
-  console.log(`  driver, direct            ${fmt(r.direct)}`);
-  console.log(`  irserve /search           ${fmt(r.search)}  ${added(r.search, r.direct)}`);
-  console.log(`  irserve /search, HTTP     ${fmt(r.http)}  ${added(r.http, r.direct)}`);
-  console.log(`  driver + BM25, RRF by hand ${fmt(r.clientFusion)}`);
-  console.log(
-    `  {bm25,backend}RRF%100     ${fmt(r.pipeline)}  ${added(r.pipeline, r.clientFusion)}  (against RRF by hand)`,
-  );
+  const row = (label, side, base, note = '') =>
+    r[side] &&
+    console.log(
+      `  ${label.padEnd(26)}${fmt(r[side])}${r[base] ? `  ${added(r[side], r[base])}${note}` : ''}`,
+    );
+  row('driver, direct', 'direct');
+  row('irserve /search', 'search', 'direct');
+  row('irserve /search, HTTP', 'http', 'direct');
+  row('driver + BM25, RRF by hand', 'clientFusion');
+  row('{bm25,backend}RRF%100', 'pipeline', 'clientFusion', '  (against RRF by hand)');
 }
 const cache = ONLY.has('redis') ? await redis() : undefined;
 if (cache) {

@@ -117,8 +117,11 @@ async function runGroup(
   const { merger } = group;
   const result = await merger.service.call({ ...merger.fields, query, rankings }, context.options);
   const scores = topN(result.value, merger.cut);
-  const size = rankings.reduce((n, ranking) => n + Object.keys(ranking).length, 0);
-  context.trace?.record(entry(merger, query, size, scores, result.cached), started);
+  if (context.trace) {
+    // Counted only for an explained request: keys of every ranking, on every request, for nothing.
+    const size = rankings.reduce((n, ranking) => n + Object.keys(ranking).length, 0);
+    context.trace.record(entry(merger, query, size, scores, result.cached), started);
+  }
   const expanded = [...(subQueries ?? NONE), ...flows.flatMap((flow) => flow.expanded)];
   return { scores, expanded };
 }

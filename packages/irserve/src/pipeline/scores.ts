@@ -19,8 +19,11 @@ function byScoreThenId(a: [string, number], b: [string, number]): number {
  */
 export function topN(scores: Scores, n: number | undefined): Scores {
   if (n === undefined) return scores;
-  const entries = Object.entries(scores);
-  if (entries.length <= n) return scores;
+  const ids = Object.keys(scores);
+  if (ids.length <= n) return scores;
+  // Pairs made from the keys: Object.entries takes V8's slow path on the dictionary-mode maps
+  // that engines and fusion build (about twice the time of the whole cut for 200 documents).
+  const entries = ids.map((id): [string, number] => [id, scores[id]!]);
   entries.sort(byScoreThenId);
   const out = emptyScores();
   for (let i = 0; i < n; i++) {

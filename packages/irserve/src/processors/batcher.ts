@@ -52,7 +52,14 @@ interface Waiter<Req, Res> {
 
 interface Flight<Req, Res> {
   waiters: Set<Waiter<Req, Res>>;
-  controller: AbortController;
+  /** Aborts when no item of the batch is waited for any more (the run's `signal`). */
+  signal: AbortSignal;
+  /**
+   * The controller of `signal`. None for a batch of one item that has a signal of its own:
+   * that signal is the batch's (the item leaving is the batch losing its last waiter), which
+   * spares an AbortController per request of a service that is seldom batched.
+   */
+  controller: AbortController | undefined;
   /** Whether this batch no longer holds one of the `maxConcurrent` slots. */
   released: boolean;
 }
@@ -171,7 +178,7 @@ export class Batcher<Req, Res> {
 
   /** Nobody waits for `flight` any more: tell the engine, and free its slot (bounded). */
   #abandon(flight: Flight<Req, Res>, reason: Error): void {
-    flight.controller.abort(reason);
+    flight.controller?.abort(reason);
     if (flight.released) return;
     if (this.#abandoned >= ABANDONED_PER_SLOT * this.#options.maxConcurrent) return;
     flight.released = true;
@@ -215,9 +222,12 @@ export class Batcher<Req, Res> {
   #dispatch(): void {
     this.#clearTimers();
     const batch = this.#queue.splice(0, this.#options.maxSize);
+    let controller: AbortController | undefined;
+    const own = batch.length === 1 ? batch[0]!.signal : undefined;
     const flight: Flight<Req, Res> = {
       waiters: new Set(batch),
-      controller: new AbortController(),
+      signal: own ?? (controller = new AbortController()).signal,
+      controller,
       released: false,
     };
     for (const waiter of batch) waiter.flight = flight;
@@ -238,7 +248,7 @@ export class Batcher<Req, Res> {
     try {
       results = await this.#options.run(
         batch.map((waiter) => waiter.item),
-        { signal: flight.controller.signal },
+        { signal: flight.signal },
       );
     } catch (error) {
       if (this.#shouldIsolate(flight, batch, error)) return this.#runOneByOne(flight, batch);
@@ -260,7 +270,7 @@ export class Batcher<Req, Res> {
   }
 
   #shouldIsolate(flight: Flight<Req, Res>, batch: Waiter<Req, Res>[], error: unknown): boolean {
-    if (this.#options.isolateFailures === false || flight.controller.signal.aborted) return false;
+    if (this.#options.isolateFailures === false || flight.signal.aborted) return false;
     const code = knownIrserveError(error)?.code;
     return flight.waiters.size > 1 && batch.length > 1 && !(code && NOT_ISOLATED.has(code));
   }
@@ -269,7 +279,7 @@ export class Batcher<Req, Res> {
   async #runOneByOne(flight: Flight<Req, Res>, batch: Waiter<Req, Res>[]): Promise<void> {
     for (const waiter of batch) {
       if (!flight.waiters.has(waiter)) continue;
-      const signal = waiter.signal ?? flight.controller.signal;
+      const signal = waiter.signal ?? flight.signal;
       let result: Res | ItemFailure;
       try {
         const results = await this.#options.run([waiter.item], { signal });

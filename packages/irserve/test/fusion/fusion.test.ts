@@ -35,6 +35,27 @@ describe('ranks', () => {
       x: 4,
     });
   });
+
+  it('a map already best first ranks (and orders) exactly as the same map shuffled', () => {
+    const bestFirst: Scores = { a: 9, b: 7, c: 7, d: 2, e: -1, f: -Infinity };
+    const shuffled: Scores = { d: 2, f: -Infinity, a: 9, e: -1, b: 7, c: 7 };
+    const expected = [
+      ['a', 1],
+      ['b', 2],
+      ['c', 2],
+      ['d', 4],
+      ['e', 5],
+      ['f', 6],
+    ];
+    expect([...ranksOf(bestFirst)]).toEqual(expected);
+    expect([...ranksOf(shuffled)]).toEqual(expected);
+    // Integer-like ids come first in a map's own order, whatever the insertion order.
+    expect([...ranksOf({ x: 5, 7: 3, 3: 1 })]).toEqual([
+      ['x', 1],
+      ['7', 2],
+      ['3', 3],
+    ]);
+  });
 });
 
 describe('every rule (hand-computed)', () => {

@@ -8,16 +8,37 @@ import type { Scores } from '../contract.js';
  * @example ranksOf({ a: 3, b: 5, c: 3 }) // Map { b => 1, a => 2, c => 2 }
  */
 export function ranksOf(scores: Scores): Map<string, number> {
-  const entries = Object.entries(scores).sort((x, y) => y[1] - x[1]);
   const ranks = new Map<string, number>();
   let previous = Number.NaN;
   let rank = 0;
-  entries.forEach(([id, score], index) => {
-    if (score !== previous) rank = index + 1;
+  let index = 0;
+  const add = (id: string, score: number) => {
+    index++;
+    if (score !== previous) rank = index;
     previous = score;
     ranks.set(id, rank);
-  });
+  };
+  // Engines fill their maps best first: then the keys' own order is the sorted order (the sort
+  // is stable), and no pair per document is made or sorted.
+  const ids = Object.keys(scores);
+  if (isBestFirst(scores, ids)) for (const id of ids) add(id, scores[id]!);
+  else {
+    // Pairs made from the keys (Object.entries is slow on dictionary-mode maps).
+    const entries = ids.map((id): [string, number] => [id, scores[id]!]);
+    for (const [id, score] of entries.sort((x, y) => y[1] - x[1])) add(id, score);
+  }
   return ranks;
+}
+
+/** Whether `ids` (the map's keys in their own order) list non-increasing scores (NaN never does). */
+function isBestFirst(scores: Scores, ids: readonly string[]): boolean {
+  let previous = Infinity;
+  for (const id of ids) {
+    const score = scores[id]!;
+    if (!(score <= previous)) return false;
+    previous = score;
+  }
+  return true;
 }
 
 /**

@@ -12,7 +12,10 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
   const response = reply.raw;
   response.once('close', () => {
-    if (!response.writableFinished)
+    // writableEnded rather than writableFinished: once the answer is handed over there is no
+    // work left to drop, and light-my-request (`inject`) closes before it counts as finished,
+    // which made every injected request build an error and abort a signal for nothing.
+    if (!response.writableEnded)
       controller.abort(new IrserveError('ERR_CLIENT_CLOSED', 'client closed the connection'));
   });
   return controller.signal;
