@@ -1,9 +1,10 @@
 // Learned sparse retrieval: @irserve/sparse's index over a synthetic SPLADE-like corpus. Build
 // time (from a JSONL encoded corpus, as users have one, passage clustering included), size on
 // disk, reopen time (sizes and crc32 of every file checked), RSS, and queries/s at top 10 and
-// top 1000 for exhaustive term-at-a-time scoring (the engine's default), MaxScore and block-max
-// pruning, run side by side on the same queries, with a check that every
-// strategy returns identical passages and scores for every query.
+// top 1000 for exhaustive term-at-a-time scoring, block-max pruning, MaxScore and the
+// impact-ordered search, run side by side on the same queries (wall and CPU time, and the work
+// counters), with a check that every strategy returns identical passages and scores for every
+// query.
 //
 //   npm run build && node bench/sparse.mjs [--n 100000] [--queries 200] [--vocab 30000]
 //       [--terms 120] [--block_size 32] [--quantization 50] [--threads 1] [--seed 1]
@@ -21,7 +22,7 @@
 // from one random passage (so it has relevant passages, as real queries do), half from the
 // vocabulary's distribution.
 import { mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -61,6 +62,7 @@ const { openSparseIndex } = await load('index/open-index.js');
 const { blockMaxSearch, blockMaxScratch } = await load('search/block-max.js');
 const { exhaustiveSearch, exhaustiveScratch } = await load('search/exhaustive.js');
 const { maxScoreSearch, maxScoreScratch } = await load('search/max-score.js');
+const { impactOrderedSearch, impactOrderedScratch } = await load('search/impact-ordered.js');
 const { queryTerms } = await load('search/query-terms.js');
 
 /** mulberry32 */
@@ -163,11 +165,19 @@ function queryVectors(sources) {
   });
 }
 
+/** Wall time and this thread's CPU time (less disturbed by other processes on a shared machine). */
 function timeQueries(run, queries) {
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const results = queries.map(run);
   const seconds = (performance.now() - started) / 1000;
-  return { results, qps: queries.length / seconds, ms: (seconds * 1000) / queries.length };
+  const { user, system } = process.cpuUsage(cpu);
+  return {
+    results,
+    qps: queries.length / seconds,
+    ms: (seconds * 1000) / queries.length,
+    cpuMs: (user + system) / 1000 / queries.length,
+  };
 }
 
 const same = (a, b) =>
@@ -227,6 +237,9 @@ async function buildInMemory(dir) {
 
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 const dir = await mkdtemp(join(tmpdir(), 'irserve-bench-sparse-'));
+const loadAtStart = `at the start ${loadavg()
+  .map((x) => x.toFixed(1))
+  .join(' ')}`;
 try {
   const build = values.in_memory ? await buildInMemory(dir) : await buildFromJsonl(dir);
   const queries = queryVectors(build.sources);
@@ -239,6 +252,7 @@ try {
     ['exhaustive (TAAT, default)', exhaustiveSearch, exhaustiveScratch(index)],
     ['block-max (BMP)', blockMaxSearch, blockMaxScratch(index)],
     ['MaxScore', maxScoreSearch, maxScoreScratch(index)],
+    ['impact-ordered', impactOrderedSearch, impactOrderedScratch(index)],
   ];
   const rows = [];
   for (const k of [10, 1000]) {
@@ -250,7 +264,7 @@ try {
       ...timeQueries((q) => search(index, q, { k }, scratch), encoded),
     }));
     const exhaustive = runs[0];
-    const scored = (r) => r.results.reduce((s, x) => s + x.scored, 0) / r.results.length;
+    const mean = (r, field) => r.results.reduce((s, x) => s + x[field], 0) / r.results.length;
     for (const run of runs) {
       const identical = run.results.filter((r, i) => same(r, exhaustive.results[i])).length;
       rows.push([
@@ -258,8 +272,10 @@ try {
         run.name,
         run.qps,
         run.ms,
-        scored(run),
-        run === exhaustive ? '' : `${(run.qps / exhaustive.qps).toFixed(1)}x`,
+        run.cpuMs,
+        mean(run, 'work'),
+        mean(run, 'scored'),
+        run === exhaustive ? '' : `${(exhaustive.cpuMs / run.cpuMs).toFixed(1)}x`,
         run === exhaustive ? '' : `${identical}/${queries.length}`,
       ]);
     }
@@ -275,13 +291,19 @@ try {
       `index ${mib(build.indexBytes)} on disk, reopen ${reopenSeconds.toFixed(2)} s (sizes and crc32 checked), ` +
       `RSS after reopen ${mib(process.memoryUsage().rss)}\n`,
   );
+  const load = (at) =>
+    `${at} ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`;
+  console.log(`load average (1, 5, 15 min): ${loadAtStart}; ${load('at the end')}\n`);
   console.log(
-    '| top k | search | queries/s | ms/query | passages scored/query | vs exhaustive | identical results |',
+    '| top k | search | queries/s | ms/query | CPU ms/query | work/query | passages scored/query | vs exhaustive (CPU) | identical results |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- |');
-  for (const [k, name, qps, ms, scored, speedup, identical] of rows)
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  const count = (x) => Math.round(x).toLocaleString('en');
+  for (const [k, name, qps, ms, cpuMs, work, scored, speedup, identical] of rows)
     console.log(
-      `| ${k} | ${name} | ${qps.toFixed(1)} | ${ms.toFixed(2)} | ${Math.round(scored).toLocaleString('en')} | ${speedup} | ${identical} |`,
+      `| ${k} | ${name} | ${qps.toFixed(1)} | ${ms.toFixed(2)} | ${cpuMs.toFixed(2)} | ${count(work)} | ${count(scored)} | ${speedup} | ${identical} |`,
     );
 } finally {
   await rm(dir, { recursive: true, force: true });

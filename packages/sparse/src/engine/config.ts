@@ -92,7 +92,7 @@ export const lsrConfigSchema = z.strictObject({
    * (shortest lists first; stops once the unread terms cannot lift a passage to the k-th score),
    * `block-max` (BMP over blocks of passages; for indexes built with `--reorder cluster`).
    */
-  search: z.enum(['exhaustive', 'max-score', 'block-max']).default('exhaustive'),
+  search: z.enum(['exhaustive', 'max-score', 'block-max', 'impact-ordered']).default('exhaustive'),
   check_vocabulary: z
     .boolean()
     .default(true)

@@ -8,11 +8,12 @@ import type { SparseManifest } from '../index/manifest.js';
 import type { SparseIndexData } from '../index/types.js';
 import { blockMaxScratch, blockMaxSearch } from '../search/block-max.js';
 import { exhaustiveScratch, exhaustiveSearch } from '../search/exhaustive.js';
+import { impactOrderedScratch, impactOrderedSearch } from '../search/impact-ordered.js';
 import { maxScoreScratch, maxScoreSearch } from '../search/max-score.js';
 import type { QueryTerms } from '../search/query-terms.js';
 import type { PassageHits, SearchOptions } from '../search/types.js';
 
-export type SearchStrategy = 'exhaustive' | 'max-score' | 'block-max';
+export type SearchStrategy = 'exhaustive' | 'max-score' | 'block-max' | 'impact-ordered';
 
 /** A search function bound to its index and its own scratch. */
 export type BoundSearch = (query: QueryTerms, options: SearchOptions) => PassageHits;
@@ -35,6 +36,10 @@ export function boundSearch(index: SparseIndexData, strategy: SearchStrategy): B
     case 'block-max': {
       const scratch = blockMaxScratch(index);
       return (query, options) => blockMaxSearch(index, query, options, scratch);
+    }
+    case 'impact-ordered': {
+      const scratch = impactOrderedScratch(index);
+      return (query, options) => impactOrderedSearch(index, query, options, scratch);
     }
   }
 }

@@ -22,6 +22,8 @@ export const ARRAY_FILES: readonly ArrayFile[] = [
   { name: 'inverted.offsets.u32', field: 'invertedOffsets', kind: 'u32' },
   { name: 'inverted.passages.u32', field: 'invertedPassages', kind: 'u32' },
   { name: 'inverted.impacts', field: 'invertedImpacts', kind: 'impacts' },
+  { name: 'impact-ordered.passages.u32', field: 'impactPassages', kind: 'u32' },
+  { name: 'impact-ordered.impacts', field: 'impactImpacts', kind: 'impacts' },
   { name: 'forward.offsets.u32', field: 'forwardOffsets', kind: 'u32' },
   { name: 'forward.terms.u32', field: 'forwardTerms', kind: 'u32' },
   { name: 'forward.impacts', field: 'forwardImpacts', kind: 'impacts' },

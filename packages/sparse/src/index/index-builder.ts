@@ -1,10 +1,11 @@
 /**
  * Builds a sparse index in memory from passages in corpus order: the forward index as passages
  * arrive, then the inverted index (a counting sort of the forward one, so each term's passages
- * come out ascending) and the block-max lists.
+ * come out ascending), its impact-ordered copy and the block-max lists.
  */
 import { BadRecord, type PassageVector } from '../corpus/parse-record.js';
 import { Growable } from './growable.js';
+import { impactOrder } from './impact-order.js';
 import { documentIdOf, type PassageIdRule } from './passage-docs.js';
 import { clusterOrder, permuteForward, type ForwardIndex, type ReorderOptions } from './reorder.js';
 import type { Impacts, SparseIndexData } from './types.js';
@@ -95,12 +96,15 @@ export class SparseIndexBuilder {
     const { offsets: forwardOffsets, terms: forwardTerms, impacts: forwardImpacts } = forward;
     const inverted = invert(forwardOffsets, forwardTerms, forwardImpacts, this.#terms.length);
     const blocks = blockMaxima(inverted, this.#options.blockSize);
+    const byImpact = impactOrder(inverted.offsets, inverted.passages, inverted.impacts);
     return {
       quantization: this.#options.quantization,
       terms: this.#terms,
       invertedOffsets: inverted.offsets,
       invertedPassages: inverted.passages,
       invertedImpacts: inverted.impacts,
+      impactPassages: byImpact.passages,
+      impactImpacts: byImpact.impacts,
       forwardOffsets,
       forwardTerms,
       forwardImpacts,

@@ -8,8 +8,11 @@ import { crc32 } from 'node:zlib';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'irserve-sparse-index';
-/** 2: crc32 per file (1 had sha256, too slow to check at every start). */
-export const MANIFEST_VERSION = 2;
+/**
+ * 3: impact-ordered postings added (2 lacked them); 2: crc32 per file (1 had sha256, too slow
+ * to check at every start).
+ */
+export const MANIFEST_VERSION = 3;
 
 /** How impacts are stored: quantised integers (Anserini's impacts) or raw float32 weights. */
 export type ImpactType = 'u16' | 'f32';

@@ -109,6 +109,8 @@ function checkShape(index: SparseIndexData, m: SparseManifest, dir: string): voi
   expect('inverted.offsets', index.invertedOffsets.length, m.vocabularySize + 1);
   expect('inverted.passages', index.invertedPassages.length, m.postings);
   expect('inverted.impacts', index.invertedImpacts.length, m.postings);
+  expect('impact-ordered.passages', index.impactPassages.length, m.postings);
+  expect('impact-ordered.impacts', index.impactImpacts.length, m.postings);
   expect('forward.offsets', index.forwardOffsets.length, m.passages + 1);
   expect('forward.terms', index.forwardTerms.length, m.postings);
   expect('forward.impacts', index.forwardImpacts.length, m.postings);

@@ -12,6 +12,9 @@ export interface SparseIndexData {
   invertedOffsets: Uint32Array;
   invertedPassages: Uint32Array;
   invertedImpacts: Impacts;
+  /** The same postings per term (same offsets), sorted by impact, largest first. */
+  impactPassages: Uint32Array;
+  impactImpacts: Impacts;
   /** Forward index: terms (ascending) and impacts of passage p at `[offsets[p], offsets[p+1])`. */
   forwardOffsets: Uint32Array;
   forwardTerms: Uint32Array;

@@ -56,7 +56,7 @@ describe('sparse index files', () => {
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
     await writeFile(manifestPath, JSON.stringify({ ...manifest, version: 1 }));
     await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(
-      /version 1; this irserve reads version 2/,
+      /version 1; this irserve reads version 3/,
     );
     await writeFile(manifestPath, JSON.stringify({ ...manifest, format: 'faiss' }));
     await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(/format is "faiss"/);
