@@ -17,7 +17,19 @@
  */
 import type { SparseIndexData } from '../index/types.js';
 import { termMaxima } from './exhaustive.js';
-import { bestPartials, exactKth, exactScore, type Touched } from './partial-scores.js';
+import {
+  cursorsOf,
+  gatherRound,
+  keepCandidates,
+  keepCandidatesInOrder,
+  markCandidates,
+  narrowRound,
+  restBound,
+  topContribution,
+  type Rising,
+  type Rounds,
+} from './impact-rounds.js';
+import { bestPartials, exactKth, exactScore } from './partial-scores.js';
 import type { QueryTerms } from './query-terms.js';
 import { TopK } from './top-k.js';
 import { accepts, type PassageHits, type SearchOptions } from './types.js';
@@ -31,6 +43,8 @@ export interface ImpactOrderedScratch {
   termMax: Float64Array;
   rising: Uint32Array;
   seen: Uint8Array;
+  /** One bit per passage: the candidates while narrowing. */
+  candidates: Uint32Array;
 }
 
 /** Each round's level is this fraction of the previous one's. */
@@ -53,131 +67,13 @@ export function impactOrderedScratch(index: SparseIndexData): ImpactOrderedScrat
     termMax: termMaxima(index),
     rising: new Uint32Array(passages),
     seen: new Uint8Array(passages),
+    candidates: new Uint32Array(Math.ceil(passages / 32)),
   };
-}
-
-/** The query's cursors into the impact-ordered lists. */
-interface Cursors {
-  weights: Float64Array;
-  at: Uint32Array;
-  end: Uint32Array;
-}
-
-function cursorsOf(index: SparseIndexData, query: QueryTerms): Cursors {
-  const { invertedOffsets } = index;
-  return {
-    weights: query.weights,
-    at: Uint32Array.from(query.terms, (t) => invertedOffsets[t]!),
-    end: Uint32Array.from(query.terms, (t) => invertedOffsets[t + 1]!),
-  };
-}
-
-/** What the unread postings can still add to one passage (0 once every list is read). */
-function restBound(index: SparseIndexData, cursors: Cursors): number {
-  const { impactImpacts } = index;
-  let rest = 0;
-  for (let i = 0; i < cursors.at.length; i++)
-    if (cursors.at[i]! < cursors.end[i]!)
-      rest += cursors.weights[i]! * impactImpacts[cursors.at[i]!]!;
-  return rest;
-}
-
-/** The largest contribution of any unread posting. */
-function topContribution(index: SparseIndexData, cursors: Cursors): number {
-  let top = 0;
-  for (let i = 0; i < cursors.at.length; i++)
-    if (cursors.at[i]! < cursors.end[i]!)
-      top = Math.max(top, cursors.weights[i]! * index.impactImpacts[cursors.at[i]!]!);
-  return top;
-}
-
-/**
- * Passages whose partial sum reached `floor` (the k-th best partial sum at the last look) when
- * last updated: with the k best of that look, they hold the k best partial sums now, so a
- * round's bound needs no pass over every touched passage. Listed once per update (so maybe
- * more than once); past `passages.length` entries the list gives up and a full pass is made.
- */
-interface Rising {
-  passages: Uint32Array;
-  count: number;
-  floor: number;
-}
-
-/**
- * Reads every posting whose contribution reaches `level`: a passage seen for the first time
- * joins the touched list, one whose sum reaches `rising.floor` the rising list. Returns the
- * postings read.
- */
-function gatherRound(search: Search, rising: Rising): number {
-  const { impactPassages, impactImpacts } = search.index;
-  const { cursors, touched, level } = search;
-  const { accumulators, passages } = touched;
-  const { floor } = rising;
-  const capacity = rising.passages.length;
-  let read = 0;
-  let count = touched.count;
-  let risen = rising.count;
-  for (let i = 0; i < cursors.at.length; i++) {
-    const weight = cursors.weights[i]!;
-    const end = cursors.end[i]!;
-    const start = cursors.at[i]!;
-    let j = start;
-    for (; j < end && weight * impactImpacts[j]! >= level; j++) {
-      const p = impactPassages[j]!;
-      if (accumulators[p] === 0) passages[count++] = p;
-      const sum = (accumulators[p]! += weight * impactImpacts[j]!);
-      if (sum >= floor && risen < capacity) rising.passages[risen++] = p;
-    }
-    cursors.at[i] = j;
-    read += j - start;
-  }
-  touched.count = count;
-  rising.count = risen;
-  return read;
-}
-
-/**
- * Reads every posting whose contribution reaches `level`, updating only the candidates (the
- * passages with a non-zero partial sum). Returns the postings read.
- */
-function narrowRound(search: Search): number {
-  const { impactPassages, impactImpacts } = search.index;
-  const { cursors, level } = search;
-  const accumulators = search.touched.accumulators;
-  let read = 0;
-  for (let i = 0; i < cursors.at.length; i++) {
-    const weight = cursors.weights[i]!;
-    const end = cursors.end[i]!;
-    const start = cursors.at[i]!;
-    let j = start;
-    for (; j < end && weight * impactImpacts[j]! >= level; j++) {
-      const p = impactPassages[j]!;
-      if (accumulators[p] !== 0) accumulators[p]! += weight * impactImpacts[j]!;
-    }
-    cursors.at[i] = j;
-    read += j - start;
-  }
-  return read;
-}
-
-/** Keeps the touched passages that can still reach `floor`, zeroing the others' sums. */
-function keepCandidates(touched: Touched, floor: number, filter: SearchOptions['filter']): void {
-  const { accumulators, passages } = touched;
-  let kept = 0;
-  for (let i = 0; i < touched.count; i++) {
-    const p = passages[i]!;
-    if (accumulators[p]! >= floor && accepts(filter, p)) passages[kept++] = p;
-    else accumulators[p] = 0;
-  }
-  touched.count = kept;
 }
 
 /** One search's state. */
-interface Search {
-  index: SparseIndexData;
+interface Search extends Rounds {
   options: SearchOptions;
-  cursors: Cursors;
-  touched: Touched;
   termWeights: Float64Array;
   /** 1 for exact integer sums; a margin above 1 for float sums. */
   slack: number;
@@ -185,10 +81,10 @@ interface Search {
   work: number;
   /** A lower bound of the final k-th score. */
   threshold: number;
-  /** The current round's level. */
-  level: number;
   /** Forward entries per passage, on average: the cost of one exact score. */
   forwardPerPassage: number;
+  /** Whether accumulators outside the touched list may be non-zero (zeroed at the end). */
+  dirty: boolean;
   /** The passages of the k best partial sums at the last look. */
   best: Int32Array;
 }
@@ -247,24 +143,29 @@ function mergedPool(best: Int32Array, rising: Rising, seen: Uint8Array): Int32Ar
  * rounds (which touch nobody new) while the last one cut the cost of scoring the candidates
  * exactly by more than it read. Returns the final `rest`.
  */
-function narrow(search: Search, rest: number): number {
+function narrow(search: Search, rest: number, bits: Uint32Array): number {
   const { index, cursors, touched, options } = search;
   const exact = exactKth(index, search.termWeights, search.best, options.k);
   search.threshold = Math.max(search.threshold, exact.threshold);
-  search.work += exact.work + touched.count;
-  keepCandidates(touched, search.threshold / search.slack - rest, options.filter);
+  search.work += exact.work;
+  const floor = search.threshold / search.slack - rest;
+  search.dirty = keepCandidatesInOrder(touched, Math.max(floor, Number.MIN_VALUE));
+  if (search.dirty) search.work += index.passageIds.length;
+  else keepCandidates(touched, floor, options.filter);
+  markCandidates(touched, bits, true);
   const { forwardPerPassage } = search;
   let lastRound = 0;
   let saved = Infinity;
   while (rest > 0 && touched.count * forwardPerPassage > lastRound && saved >= lastRound) {
     const before = touched.count;
     search.level *= LEVEL_DECAY;
-    lastRound = narrowRound(search);
+    lastRound = narrowRound(search, bits);
     search.work += lastRound + touched.count;
     rest = restBound(index, cursors);
-    keepCandidates(touched, search.threshold / search.slack - rest, options.filter);
+    keepCandidates(touched, search.threshold / search.slack - rest, options.filter, bits);
     saved = (before - touched.count) * forwardPerPassage;
   }
+  markCandidates(touched, bits, false);
   return rest;
 }
 
@@ -331,11 +232,13 @@ export function impactOrderedSearch(
     threshold: -Infinity,
     level: 0,
     best: new Int32Array(0),
+    dirty: false,
     forwardPerPassage: index.forwardTerms.length / Math.max(1, index.passageIds.length),
   };
   let rest = gather(search, scratch.rising, scratch.seen);
-  if (rest > 0) rest = narrow(search, rest);
+  if (rest > 0) rest = narrow(search, rest, scratch.candidates);
   const hits = finish(search, rest, rest === 0 && integer);
+  if (search.dirty) search.touched.accumulators.fill(0);
   for (let i = 0; i < query.terms.length; i++) scratch.termWeights[query.terms[i]!] = 0;
   return hits;
 }
