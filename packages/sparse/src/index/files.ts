@@ -7,7 +7,7 @@ import type { SparseIndexData } from './types.js';
 
 type ArrayField = Exclude<
   keyof SparseIndexData,
-  'quantization' | 'terms' | 'blockSize' | 'passageIds' | 'documentIds'
+  'quantization' | 'terms' | 'blockSize' | 'impactSlice' | 'passageIds' | 'documentIds'
 >;
 type StringsField = 'terms' | 'passageIds' | 'documentIds';
 

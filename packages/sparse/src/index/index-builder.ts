@@ -5,7 +5,7 @@
  */
 import { BadRecord, type PassageVector } from '../corpus/parse-record.js';
 import { Growable } from './growable.js';
-import { impactOrder } from './impact-order.js';
+import { IMPACT_SLICE, impactOrder } from './impact-order.js';
 import { documentIdOf, type PassageIdRule } from './passage-docs.js';
 import { clusterOrder, permuteForward, type ForwardIndex, type ReorderOptions } from './reorder.js';
 import type { Impacts, SparseIndexData } from './types.js';
@@ -14,6 +14,8 @@ export interface IndexBuilderOptions {
   quantization: number;
   blockSize: number;
   passageIds: PassageIdRule;
+  /** Passages per slice of the impact-ordered lists (default IMPACT_SLICE). */
+  impactSlice?: number;
   /** Cluster passages so similar ones share blocks (tight block-max bounds); false: corpus order. */
   reorder?: ReorderOptions | false;
 }
@@ -96,7 +98,8 @@ export class SparseIndexBuilder {
     const { offsets: forwardOffsets, terms: forwardTerms, impacts: forwardImpacts } = forward;
     const inverted = invert(forwardOffsets, forwardTerms, forwardImpacts, this.#terms.length);
     const blocks = blockMaxima(inverted, this.#options.blockSize);
-    const byImpact = impactOrder(inverted.offsets, inverted.passages, inverted.impacts);
+    const impactSlice = this.#options.impactSlice ?? IMPACT_SLICE;
+    const byImpact = impactOrder(inverted, impactSlice);
     return {
       quantization: this.#options.quantization,
       terms: this.#terms,
@@ -105,6 +108,7 @@ export class SparseIndexBuilder {
       invertedImpacts: inverted.impacts,
       impactPassages: byImpact.passages,
       impactImpacts: byImpact.impacts,
+      impactSlice,
       forwardOffsets,
       forwardTerms,
       forwardImpacts,

@@ -35,6 +35,8 @@ export interface SparseManifest {
   postings: number;
   /** Passages per block of the block-max lists. */
   blockSize: number;
+  /** Passages per slice of the impact-ordered lists (sorted by impact within each slice). */
+  impactSlice: number;
   /** How passage ids were mapped to document ids (`auto`, `none`). */
   passageIds: string;
   files: Record<string, FileEntry>;
@@ -62,7 +64,14 @@ export function fileChecksum(data: Uint8Array): number {
   return crc32(data);
 }
 
-const COUNT_FIELDS = ['vocabularySize', 'passages', 'documents', 'postings', 'blockSize'] as const;
+const COUNT_FIELDS = [
+  'vocabularySize',
+  'passages',
+  'documents',
+  'postings',
+  'blockSize',
+  'impactSlice',
+] as const;
 
 /**
  * Checks a manifest's shape and version; every problem names the directory.
@@ -89,6 +98,7 @@ export function parseManifest(text: string, dir: string): SparseManifest {
   for (const field of COUNT_FIELDS)
     if (!Number.isSafeInteger(m[field]) || m[field]! < 0) fail(`${field} is not a count`);
   if (m.blockSize! < 1) fail('blockSize is 0');
+  if (m.impactSlice! < 1) fail('impactSlice is 0');
   if (typeof m.quantization !== 'number' || !(m.quantization >= 0)) fail('quantization');
   if (m.impactType !== 'u16' && m.impactType !== 'f32') fail(`impactType ${m.impactType}`);
   if ((m.quantization === 0) !== (m.impactType === 'f32'))

@@ -95,6 +95,7 @@ export async function openSparseIndex(dir: string): Promise<OpenedSparseIndex> {
     ...strings,
     quantization: manifest.quantization,
     blockSize: manifest.blockSize,
+    impactSlice: manifest.impactSlice,
   } as unknown as SparseIndexData;
   checkShape(index, manifest, dir);
   return { index, manifest };

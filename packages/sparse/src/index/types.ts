@@ -12,9 +12,14 @@ export interface SparseIndexData {
   invertedOffsets: Uint32Array;
   invertedPassages: Uint32Array;
   invertedImpacts: Impacts;
-  /** The same postings per term (same offsets), sorted by impact, largest first. */
+  /**
+   * The same postings per term (same offsets), cut into slices of `impactSlice` passages
+   * (passage p in slice `floor(p / impactSlice)`), slices in passage order, and sorted by
+   * impact inside each slice, largest first (passages ascending among ties).
+   */
   impactPassages: Uint32Array;
   impactImpacts: Impacts;
+  impactSlice: number;
   /** Forward index: terms (ascending) and impacts of passage p at `[offsets[p], offsets[p+1])`. */
   forwardOffsets: Uint32Array;
   forwardTerms: Uint32Array;

@@ -50,6 +50,7 @@ export function manifestFor(
     documents: index.documentIds.length,
     postings: index.forwardTerms.length,
     blockSize: index.blockSize,
+    impactSlice: index.impactSlice,
     passageIds: options.passageIds,
     files,
     checksum: combinedChecksum(files),

@@ -17,29 +17,85 @@ export interface Rounds {
   level: number;
 }
 
-/** The query's cursors into the impact-ordered lists. */
+/**
+ * The query's cursors into the impact-ordered lists, one per query term and slice of passages,
+ * slice by slice (cursor `slice * terms + i` reads term i in that slice), so a round updates
+ * one cache-sized range of accumulators at a time.
+ */
 export interface Cursors {
+  /** Query terms. */
+  terms: number;
+  /** The weight of each cursor's term. */
   weights: Float64Array;
   at: Uint32Array;
   end: Uint32Array;
+  /** Scratch for `restBound`: each term's largest unread impact. */
+  largest: Float64Array;
 }
 
+/** The first position in `passages[from, to)` holding a passage >= `passage` (ascending). */
+function lowerBound(passages: Uint32Array, from: number, to: number, passage: number): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (passages[middle]! < passage) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * Cursors at the start of every query term's slices (found in the passage-ordered lists,
+ * whose slices hold the same postings).
+ *
+ * @example const cursors = cursorsOf(index, query);
+ */
 export function cursorsOf(index: SparseIndexData, query: QueryTerms): Cursors {
-  const { invertedOffsets } = index;
-  return {
-    weights: query.weights,
-    at: Uint32Array.from(query.terms, (t) => invertedOffsets[t]!),
-    end: Uint32Array.from(query.terms, (t) => invertedOffsets[t + 1]!),
+  const { invertedOffsets, invertedPassages, impactSlice } = index;
+  const terms = query.terms.length;
+  const slices = Math.max(1, Math.ceil(index.passageIds.length / impactSlice));
+  const cursors: Cursors = {
+    terms,
+    weights: new Float64Array(terms * slices),
+    at: new Uint32Array(terms * slices),
+    end: new Uint32Array(terms * slices),
+    largest: new Float64Array(terms),
   };
+  for (let i = 0; i < terms; i++) {
+    const t = query.terms[i]!;
+    const last = invertedOffsets[t + 1]!;
+    let start = invertedOffsets[t]!;
+    for (let slice = 0; slice < slices; slice++) {
+      const c = slice * terms + i;
+      const end =
+        slice + 1 === slices
+          ? last
+          : lowerBound(invertedPassages, start, last, (slice + 1) * impactSlice);
+      cursors.weights[c] = query.weights[i]!;
+      cursors.at[c] = start;
+      cursors.end[c] = end;
+      start = end;
+    }
+  }
+  return cursors;
 }
 
-/** What the unread postings can still add to one passage (0 once every list is read). */
+/**
+ * What the unread postings can still add to one passage (0 once every list is read): for each
+ * term, its weight times its largest unread impact in any slice.
+ */
 export function restBound(index: SparseIndexData, cursors: Cursors): number {
   const { impactImpacts } = index;
+  const { at, end, largest, terms } = cursors;
+  largest.fill(0);
+  for (let c = 0; c < at.length; c++) {
+    if (at[c]! === end[c]!) continue;
+    const impact = impactImpacts[at[c]!]!;
+    if (impact > largest[c % terms]!) largest[c % terms] = impact;
+  }
   let rest = 0;
-  for (let i = 0; i < cursors.at.length; i++)
-    if (cursors.at[i]! < cursors.end[i]!)
-      rest += cursors.weights[i]! * impactImpacts[cursors.at[i]!]!;
+  for (let i = 0; i < terms; i++) rest += cursors.weights[i]! * largest[i]!;
   return rest;
 }
 

@@ -42,6 +42,8 @@ export function buildFromVectors(
   options: {
     quantization: number;
     blockSize?: number;
+    /** Passages per impact-ordered slice: small by default, so searches cross many slices. */
+    impactSlice?: number;
     passageIds?: PassageIdRule;
     reorder?: boolean;
   },
@@ -49,6 +51,7 @@ export function buildFromVectors(
   const builder = new SparseIndexBuilder({
     quantization: options.quantization,
     blockSize: options.blockSize ?? 4,
+    impactSlice: options.impactSlice ?? 64,
     passageIds: options.passageIds ?? 'none',
     reorder: options.reorder ? { clusterSize: 16, signatureTerms: 6, rounds: 3 } : false,
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { impactOrder } from '../../src/index/impact-order.js';
+import { IMPACT_SLICE, impactOrder } from '../../src/index/impact-order.js';
 import { buildFromVectors, randomVectors, seeded } from '../helpers/random.js';
 
 /** Each term's (passage, impact) pairs, sorted, from lists at `offsets`. */
@@ -16,7 +16,7 @@ describe('impact-ordered postings', () => {
   for (const quantization of [50, 0]) {
     it(`hold each term's postings, heaviest first, passages ascending among ties (quantization ${quantization})`, () => {
       const vectors = randomVectors(seeded(4), 500, { vocabulary: 80, terms: 30, maxWeight: 3 });
-      const index = buildFromVectors(vectors, { quantization });
+      const index = buildFromVectors(vectors, { quantization, impactSlice: IMPACT_SLICE });
       const { invertedOffsets: offsets, impactPassages, impactImpacts } = index;
       expect(pairsOf(offsets, impactPassages, impactImpacts)).toEqual(
         pairsOf(offsets, index.invertedPassages, index.invertedImpacts),
@@ -35,8 +35,27 @@ describe('impact-ordered postings', () => {
     const offsets = Uint32Array.from([0, 3, 3, 5]);
     const passages = Uint32Array.from([1, 4, 9, 2, 3]);
     const impacts = Uint16Array.from([7, 65_535, 7, 1, 1]);
-    const sorted = impactOrder(offsets, passages, impacts);
+    const sorted = impactOrder({ offsets, passages, impacts });
     expect(Array.from(sorted.passages)).toEqual([4, 1, 9, 2, 3]);
     expect(Array.from(sorted.impacts)).toEqual([65_535, 7, 7, 1, 1]);
+  });
+
+  it('sorts inside each slice of passages, slices in passage order', () => {
+    const random = seeded(8);
+    const count = 200;
+    const offsets = Uint32Array.from([0, count]);
+    const passages = Uint32Array.from({ length: count }, (_, i) => i * 3);
+    const impacts = Uint16Array.from({ length: count }, () => 1 + Math.floor(random() * 20));
+    const sorted = impactOrder({ offsets, passages, impacts }, 50);
+    for (let j = 1; j < count; j++) {
+      const [a, b] = [sorted.passages[j - 1]!, sorted.passages[j]!];
+      if (Math.floor(a / 50) !== Math.floor(b / 50)) {
+        expect(Math.floor(a / 50)).toBeLessThan(Math.floor(b / 50));
+        continue;
+      }
+      expect(sorted.impacts[j - 1]!).toBeGreaterThanOrEqual(sorted.impacts[j]!);
+      if (sorted.impacts[j - 1] === sorted.impacts[j]) expect(a).toBeLessThan(b);
+    }
+    expect([...sorted.passages].sort((x, y) => x - y)).toEqual([...passages]);
   });
 });
