@@ -64,6 +64,7 @@ const { exhaustiveSearch, exhaustiveScratch } = await load('search/exhaustive.js
 const { maxScoreSearch, maxScoreScratch } = await load('search/max-score.js');
 const { impactOrderedSearch, impactOrderedScratch } = await load('search/impact-ordered.js');
 const { queryTerms } = await load('search/query-terms.js');
+const { boundSearch } = await load('engine/opened.js');
 
 /** mulberry32 */
 function seeded(seed) {
@@ -249,10 +250,15 @@ try {
   const lookup = new Map(index.terms.map((t, i) => [t, i]));
   const encoded = queries.map((q) => queryTerms(lookup, q, index.quantization));
   const strategies = [
-    ['exhaustive (TAAT, default)', exhaustiveSearch, exhaustiveScratch(index)],
+    ['exhaustive (TAAT)', exhaustiveSearch, exhaustiveScratch(index)],
     ['block-max (BMP)', blockMaxSearch, blockMaxScratch(index)],
     ['MaxScore', maxScoreSearch, maxScoreScratch(index)],
     ['impact-ordered', impactOrderedSearch, impactOrderedScratch(index)],
+    [
+      'auto (default)',
+      (_index, query, options, search) => search(query, options),
+      boundSearch(index, 'auto'),
+    ],
   ];
   const rows = [];
   for (const k of [10, 1000]) {

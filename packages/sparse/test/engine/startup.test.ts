@@ -57,7 +57,7 @@ describe('LSR start-up checks', () => {
 
   it('answers the same with every search strategy', async () => {
     const answers: unknown[] = [];
-    for (const search of ['exhaustive', 'max-score', 'block-max', 'impact-ordered']) {
+    for (const search of ['exhaustive', 'max-score', 'block-max', 'impact-ordered', 'auto']) {
       const app = await startApp(world.config({ search }), world.dir);
       try {
         const replies = [];
@@ -74,6 +74,7 @@ describe('LSR start-up checks', () => {
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[2]).toEqual(answers[0]);
     expect(answers[3]).toEqual(answers[0]);
+    expect(answers[4]).toEqual(answers[0]);
     await expect(startApp(world.config({ search: 'wand' }), world.dir)).rejects.toThrow(
       /config.search/,
     );
