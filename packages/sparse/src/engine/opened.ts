@@ -17,8 +17,8 @@ export type SearchStrategy = 'auto' | 'exhaustive' | 'max-score' | 'block-max' |
 
 /**
  * `auto` searches with `impact-ordered` up to this many passages, exhaustively above: on the
- * bench the impact-ordered search was faster up to top 50 and slower from top 100 on (the k-th
- * score is then too low to stop early).
+ * 100,000-passage bench the impact-ordered search was faster up to top 50 and slower from top
+ * 100 on (the k-th score is then too low to stop early).
  */
 export const AUTO_IMPACT_ORDERED_MAX_K = 50;
 
