@@ -60,6 +60,12 @@ describe('sparse index files', () => {
     );
     await writeFile(manifestPath, JSON.stringify({ ...manifest, format: 'faiss' }));
     await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(/format is "faiss"/);
+    for (const impactSlice of [0, -1, 1.5, '65536', null, undefined]) {
+      await writeFile(manifestPath, JSON.stringify({ ...manifest, impactSlice }));
+      await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(
+        /impactSlice is (not a count|0)/,
+      );
+    }
     await writeFile(manifestPath, '{not json');
     await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(/not valid JSON/);
     await writeFile(manifestPath, JSON.stringify({ ...manifest, passages: 301 }));
