@@ -5,7 +5,7 @@
 import { readSubsetMapping, subsetLabels, type SubsetLabels } from 'irserve/plugin';
 import { openSparseIndex } from '../index/open-index.js';
 import type { SparseManifest } from '../index/manifest.js';
-import type { SparseIndexData } from '../index/types.js';
+import { hasImpactOrder, type SparseIndexData } from '../index/types.js';
 import { blockMaxScratch, blockMaxSearch } from '../search/block-max.js';
 import { exhaustiveScratch, exhaustiveSearch } from '../search/exhaustive.js';
 import { impactOrderedScratch, impactOrderedSearch } from '../search/impact-ordered.js';
@@ -27,12 +27,15 @@ export type BoundSearch = (query: QueryTerms, options: SearchOptions) => Passage
 
 /**
  * The chosen strategy with its scratch (reused: a batch runs its searches one after another).
+ * `auto` on an index without the impact-ordered lists is exhaustive search; `impact-ordered`
+ * there throws (`openLsr` says so first, naming the config fields).
  *
  * @example const search = boundSearch(index, 'max-score'); search(query, { k: 10 })
  */
 export function boundSearch(index: SparseIndexData, strategy: SearchStrategy): BoundSearch {
   switch (strategy) {
     case 'auto': {
+      if (!hasImpactOrder(index)) return boundSearch(index, 'exhaustive');
       const impactOrdered = boundSearch(index, 'impact-ordered');
       const exhaustive = boundSearch(index, 'exhaustive');
       return (query, options) =>
@@ -53,6 +56,7 @@ export function boundSearch(index: SparseIndexData, strategy: SearchStrategy): B
       return (query, options) => blockMaxSearch(index, query, options, scratch);
     }
     case 'impact-ordered': {
+      if (!hasImpactOrder(index)) throw new Error('the index has no impact-ordered lists');
       const scratch = impactOrderedScratch(index);
       return (query, options) => impactOrderedSearch(index, query, options, scratch);
     }
@@ -80,6 +84,10 @@ export async function openLsr(
   search: SearchStrategy,
 ): Promise<OpenedLsr> {
   const { index, manifest } = await openSparseIndex(indexPath);
+  if (search === 'impact-ordered' && !hasImpactOrder(index))
+    throw new Error(
+      `config.search is "impact-ordered" but the index at config.index_path (${indexPath}) was built without the impact-ordered lists: rebuild it with \`irserve-build-sparse-index <encoded corpus> ${indexPath} --impact-ordered\`, or choose another search (exhaustive, auto, max-score, block-max)`,
+    );
   const lookup = new Map(index.terms.map((term, id) => [term, id]));
   let subsets: SubsetLabels | undefined;
   let passageLabels: Int32Array | undefined;

@@ -14,6 +14,11 @@ export interface IndexBuilderOptions {
   quantization: number;
   blockSize: number;
   passageIds: PassageIdRule;
+  /**
+   * Whether to add the impact-ordered lists (`search: impact-ordered`; about 40% more index).
+   * Default false.
+   */
+  impactOrdered?: boolean;
   /** Passages per slice of the impact-ordered lists (default IMPACT_SLICE). */
   impactSlice?: number;
   /** Cluster passages so similar ones share blocks (tight block-max bounds); false: corpus order. */
@@ -98,17 +103,13 @@ export class SparseIndexBuilder {
     const { offsets: forwardOffsets, terms: forwardTerms, impacts: forwardImpacts } = forward;
     const inverted = invert(forwardOffsets, forwardTerms, forwardImpacts, this.#terms.length);
     const blocks = blockMaxima(inverted, this.#options.blockSize);
-    const impactSlice = this.#options.impactSlice ?? IMPACT_SLICE;
-    const byImpact = impactOrder(inverted, impactSlice);
     return {
       quantization: this.#options.quantization,
       terms: this.#terms,
       invertedOffsets: inverted.offsets,
       invertedPassages: inverted.passages,
       invertedImpacts: inverted.impacts,
-      impactPassages: byImpact.passages,
-      impactImpacts: byImpact.impacts,
-      impactSlice,
+      ...this.#impactOrdered(inverted),
       forwardOffsets,
       forwardTerms,
       forwardImpacts,
@@ -120,6 +121,14 @@ export class SparseIndexBuilder {
       documentIds: this.#documentIds,
       passageDocs,
     };
+  }
+
+  /** The impact-ordered lists when asked for (`--impact-ordered`), else no fields at all. */
+  #impactOrdered(inverted: Parameters<typeof impactOrder>[0]): Partial<SparseIndexData> {
+    if (this.#options.impactOrdered !== true) return {};
+    const impactSlice = this.#options.impactSlice ?? IMPACT_SLICE;
+    const byImpact = impactOrder(inverted, impactSlice);
+    return { impactPassages: byImpact.passages, impactImpacts: byImpact.impacts, impactSlice };
   }
 
   #termId(token: string): number {

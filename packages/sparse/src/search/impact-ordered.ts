@@ -15,7 +15,7 @@
  * heaviest postings of the frequent, light ones, where MaxScore and block-max bounds use each
  * term's single largest impact and so cannot skip them.
  */
-import type { SparseIndexData } from '../index/types.js';
+import type { ImpactOrderedIndex } from '../index/types.js';
 import { termMaxima } from './exhaustive.js';
 import {
   cursorsOf,
@@ -57,7 +57,7 @@ const FLOAT_SLACK = 1 + 1e-9;
  *
  * @example const scratch = impactOrderedScratch(index);
  */
-export function impactOrderedScratch(index: SparseIndexData): ImpactOrderedScratch {
+export function impactOrderedScratch(index: ImpactOrderedIndex): ImpactOrderedScratch {
   const passages = index.passageIds.length;
   return {
     ints: new Int32Array(index.quantization > 0 ? passages : 0),
@@ -204,7 +204,7 @@ function finish(search: Search, rest: number, exact: boolean): PassageHits {
  * @example impactOrderedSearch(index, query, { k: 10 }, impactOrderedScratch(index))
  */
 export function impactOrderedSearch(
-  index: SparseIndexData,
+  index: ImpactOrderedIndex,
   query: QueryTerms,
   options: SearchOptions,
   scratch: ImpactOrderedScratch,

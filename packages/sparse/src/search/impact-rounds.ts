@@ -3,14 +3,14 @@
  * reading down to a level (touching new passages, or updating only the candidates), the bound
  * on what the unread postings can add, and the cuts that keep the candidates.
  */
-import type { SparseIndexData } from '../index/types.js';
+import type { ImpactOrderedIndex } from '../index/types.js';
 import type { Touched } from './partial-scores.js';
 import type { QueryTerms } from './query-terms.js';
 import { accepts, type SearchOptions } from './types.js';
 
 /** What a round reads and updates. */
 export interface Rounds {
-  index: SparseIndexData;
+  index: ImpactOrderedIndex;
   cursors: Cursors;
   touched: Touched;
   /** The current round's level: postings contributing at least this much are read. */
@@ -51,7 +51,7 @@ function lowerBound(passages: Uint32Array, from: number, to: number, passage: nu
  *
  * @example const cursors = cursorsOf(index, query);
  */
-export function cursorsOf(index: SparseIndexData, query: QueryTerms): Cursors {
+export function cursorsOf(index: ImpactOrderedIndex, query: QueryTerms): Cursors {
   const { invertedOffsets, invertedPassages, impactSlice } = index;
   const terms = query.terms.length;
   const slices = Math.max(1, Math.ceil(index.passageIds.length / impactSlice));
@@ -85,7 +85,7 @@ export function cursorsOf(index: SparseIndexData, query: QueryTerms): Cursors {
  * What the unread postings can still add to one passage (0 once every list is read): for each
  * term, its weight times its largest unread impact in any slice.
  */
-export function restBound(index: SparseIndexData, cursors: Cursors): number {
+export function restBound(index: ImpactOrderedIndex, cursors: Cursors): number {
   const { impactImpacts } = index;
   const { at, end, largest, terms } = cursors;
   largest.fill(0);
@@ -100,7 +100,7 @@ export function restBound(index: SparseIndexData, cursors: Cursors): number {
 }
 
 /** The largest contribution of any unread posting. */
-export function topContribution(index: SparseIndexData, cursors: Cursors): number {
+export function topContribution(index: ImpactOrderedIndex, cursors: Cursors): number {
   let top = 0;
   for (let i = 0; i < cursors.at.length; i++)
     if (cursors.at[i]! < cursors.end[i]!)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IMPACT_SLICE, impactOrder } from '../../src/index/impact-order.js';
-import { buildFromVectors, randomVectors, seeded } from '../helpers/random.js';
+import { buildFromVectors, randomVectors, seeded, withImpactOrder } from '../helpers/random.js';
 
 /** Each term's (passage, impact) pairs, sorted, from lists at `offsets`. */
 function pairsOf(offsets: Uint32Array, passages: Uint32Array, impacts: ArrayLike<number>) {
@@ -16,7 +16,9 @@ describe('impact-ordered postings', () => {
   for (const quantization of [50, 0]) {
     it(`hold each term's postings, heaviest first, passages ascending among ties (quantization ${quantization})`, () => {
       const vectors = randomVectors(seeded(4), 500, { vocabulary: 80, terms: 30, maxWeight: 3 });
-      const index = buildFromVectors(vectors, { quantization, impactSlice: IMPACT_SLICE });
+      const index = withImpactOrder(
+        buildFromVectors(vectors, { quantization, impactSlice: IMPACT_SLICE }),
+      );
       const { invertedOffsets: offsets, impactPassages, impactImpacts } = index;
       expect(pairsOf(offsets, impactPassages, impactImpacts)).toEqual(
         pairsOf(offsets, index.invertedPassages, index.invertedImpacts),

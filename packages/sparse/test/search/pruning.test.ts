@@ -6,7 +6,13 @@ import { maxScoreScratch, maxScoreSearch } from '../../src/search/max-score.js';
 import { queryTerms } from '../../src/search/query-terms.js';
 import type { SparseIndexData } from '../../src/index/types.js';
 import type { PassageFilter } from '../../src/search/types.js';
-import { buildFromVectors, randomVectors, seeded, type RandomVector } from '../helpers/random.js';
+import {
+  buildFromVectors,
+  randomVectors,
+  seeded,
+  withImpactOrder,
+  type RandomVector,
+} from '../helpers/random.js';
 
 /** Scores computed here from the raw vectors, independent of every index structure. */
 function bruteForce(
@@ -55,7 +61,8 @@ function both(
   const maxScore = maxScoreSearch(index, query, { k, filter }, maxScoreScratch(index));
   expect(Array.from(maxScore.ids)).toEqual(Array.from(exhaustive.ids));
   expect(Array.from(maxScore.scores)).toEqual(Array.from(exhaustive.scores));
-  const impact = impactOrderedSearch(index, query, { k, filter }, impactOrderedScratch(index));
+  const ordered = withImpactOrder(index);
+  const impact = impactOrderedSearch(ordered, query, { k, filter }, impactOrderedScratch(ordered));
   expect(Array.from(impact.ids)).toEqual(Array.from(exhaustive.ids));
   expect(Array.from(impact.scores)).toEqual(Array.from(exhaustive.scores));
   return { exhaustive, pruned, maxScore, impact };
