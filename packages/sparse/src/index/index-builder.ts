@@ -1,7 +1,7 @@
 /**
  * Builds a sparse index in memory from passages in corpus order: the forward index as passages
  * arrive, then the inverted index (a counting sort of the forward one, so each term's passages
- * come out ascending), its impact-ordered copy and the block-max lists.
+ * come out ascending), the block-max lists and, when asked for, its impact-ordered copy.
  */
 import { BadRecord, type PassageVector } from '../corpus/parse-record.js';
 import { Growable } from './growable.js';
