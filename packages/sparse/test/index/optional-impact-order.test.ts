@@ -104,6 +104,16 @@ describe('indexes with and without the impact-ordered lists', () => {
     expect(answers(index, 'impact-ordered')).toEqual(answers(index, 'exhaustive'));
   });
 
+  it('refuses a manifest that announces the lists without listing their files', async () => {
+    const built = await build('unlisted');
+    const path = join(built, 'manifest.json');
+    const manifest = JSON.parse(await readFile(path, 'utf8'));
+    await writeFile(path, JSON.stringify({ ...manifest, impactSlice: 65_536 }));
+    await expect(openSparseIndex(built)).rejects.toThrow(
+      /manifest.json does not list impact-ordered.passages.u32|does not list impact-ordered.impacts.u16/,
+    );
+  });
+
   it('refuses search impact-ordered on an index without the lists, naming the fields and the rebuild', async () => {
     await expect(openLsr(FORMAT_2_INDEX, undefined, 'impact-ordered')).rejects.toThrow(
       /config.search is "impact-ordered" but the index at config.index_path \(.*format-2.index\) was built without the impact-ordered lists: rebuild it with `irserve-build-sparse-index <encoded corpus> .*format-2.index --impact-ordered`/,
