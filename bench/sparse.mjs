@@ -4,7 +4,7 @@
 // top 1000 for exhaustive term-at-a-time scoring, block-max pruning, MaxScore and the
 // impact-ordered search, run side by side on the same queries (wall and CPU time, and the work
 // counters), with a check that every strategy returns identical passages and scores for every
-// query. The index is built with the impact-ordered lists (`--impact-ordered`, which the
+// query. The index is built with the impact-ordered lists (`--impact_ordered`, which the
 // impact-ordered search needs), so sizes and times compare with the runs in bench/README.md.
 //
 //   npm run build && node bench/sparse.mjs [--n 100000] [--queries 200] [--vocab 30000]

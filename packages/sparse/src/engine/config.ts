@@ -94,7 +94,7 @@ export const lsrConfigSchema = z.strictObject({
    * lists first; stops once the unread terms cannot lift a passage to the k-th score),
    * `block-max` (BMP over blocks of passages; for indexes built with `--reorder cluster`),
    * `impact-ordered` (heaviest postings first; up to 1.7x exhaustive at top 10 on the bench,
-   * slower from top 100 on; needs an index built with `--impact-ordered`, else a start-up error).
+   * slower from top 100 on; needs an index built with `--impact_ordered`, else a start-up error).
    */
   search: z
     .enum(['auto', 'exhaustive', 'max-score', 'block-max', 'impact-ordered'])

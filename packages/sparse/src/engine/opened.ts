@@ -86,7 +86,7 @@ export async function openLsr(
   const { index, manifest } = await openSparseIndex(indexPath);
   if (search === 'impact-ordered' && !hasImpactOrder(index))
     throw new Error(
-      `config.search is "impact-ordered" but the index at config.index_path (${indexPath}) was built without the impact-ordered lists: rebuild it with \`irserve-build-sparse-index <encoded corpus> ${indexPath} --impact-ordered\`, or choose another search (exhaustive, auto, max-score, block-max)`,
+      `config.search is "impact-ordered" but the index at config.index_path (${indexPath}) was built without the impact-ordered lists: rebuild it with \`irserve-build-sparse-index <encoded corpus> ${indexPath} --impact_ordered\`, or choose another search (exhaustive, auto, max-score, block-max)`,
     );
   const lookup = new Map(index.terms.map((term, id) => [term, id]));
   let subsets: SubsetLabels | undefined;

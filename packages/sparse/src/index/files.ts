@@ -16,7 +16,7 @@ export interface ArrayFile {
   field: ArrayField;
   /** `impacts` files take the index's impact type; the others are u32. */
   kind: 'u32' | 'impacts';
-  /** Only in indexes built with `--impact-ordered` (manifest field `impactSlice`). */
+  /** Only in indexes built with `--impact_ordered` (manifest field `impactSlice`). */
   impactOrdered?: true;
 }
 

@@ -123,7 +123,7 @@ export class SparseIndexBuilder {
     };
   }
 
-  /** The impact-ordered lists when asked for (`--impact-ordered`), else no fields at all. */
+  /** The impact-ordered lists when asked for (`--impact_ordered`), else no fields at all. */
   #impactOrdered(inverted: Parameters<typeof impactOrder>[0]): Partial<SparseIndexData> {
     if (this.#options.impactOrdered !== true) return {};
     const impactSlice = this.#options.impactSlice ?? IMPACT_SLICE;

@@ -43,7 +43,7 @@ export interface SparseManifest {
   blockSize: number;
   /**
    * Passages per slice of the impact-ordered lists (sorted by impact within each slice); only
-   * present, and the lists with it, in indexes built with `--impact-ordered`.
+   * present, and the lists with it, in indexes built with `--impact_ordered`.
    */
   impactSlice?: number;
   /** How passage ids were mapped to document ids (`auto`, `none`). */

@@ -16,7 +16,7 @@ export interface SparseIndexData {
    * The same postings per term (same offsets), cut into slices of `impactSlice` passages
    * (passage p in slice `floor(p / impactSlice)`), slices in passage order, and sorted by
    * impact inside each slice, largest first (passages ascending among ties). Only in indexes
-   * built with `--impact-ordered` (they add about 40% to the index); all three or none.
+   * built with `--impact_ordered` (they add about 40% to the index); all three or none.
    */
   impactPassages?: Uint32Array;
   impactImpacts?: Impacts;
@@ -44,7 +44,7 @@ export type ImpactOrderedIndex = SparseIndexData &
 /**
  * Whether `index` was built with the impact-ordered lists.
  *
- * @example if (!hasImpactOrder(index)) throw new Error('rebuild with --impact-ordered');
+ * @example if (!hasImpactOrder(index)) throw new Error('rebuild with --impact_ordered');
  */
 export function hasImpactOrder(index: SparseIndexData): index is ImpactOrderedIndex {
   return (

@@ -72,14 +72,14 @@ describe('LSR start-up checks', () => {
 
   it('refuses search impact-ordered on an index built without the lists; auto is exhaustive there', async () => {
     await expect(startApp(world.config({ search: 'impact-ordered' }), world.dir)).rejects.toThrow(
-      /config.search is "impact-ordered" but the index at config.index_path \(.*index\) was built without the impact-ordered lists: rebuild it with `irserve-build-sparse-index <encoded corpus> .*index --impact-ordered`/,
+      /config.search is "impact-ordered" but the index at config.index_path \(.*index\) was built without the impact-ordered lists: rebuild it with `irserve-build-sparse-index <encoded corpus> .*index --impact_ordered`/,
     );
     const exhaustive = await answersOf('exhaustive');
     for (const search of ['max-score', 'block-max', 'auto'])
       expect(await answersOf(search)).toEqual(exhaustive);
   });
 
-  it('answers the same with every search strategy on an index built with --impact-ordered', async () => {
+  it('answers the same with every search strategy on an index built with --impact_ordered', async () => {
     const logger = pino({ level: 'silent' });
     const input = join(world.dir, 'encoded.jsonl');
     await buildSparseIndex({ input, outputDir: world.indexDir, impactOrdered: true, logger });

@@ -1,5 +1,5 @@
 /**
- * The impact-ordered lists are opt-in (`--impact-ordered`): an index without them is what
+ * The impact-ordered lists are opt-in (`--impact_ordered`): an index without them is what
  * format 2 was, byte for byte, and a format 2 index written by the code before the lists
  * existed (test/fixtures/format-2, see its README) opens and searches with every strategy that
  * does not need them.
@@ -63,7 +63,7 @@ describe('indexes with and without the impact-ordered lists', () => {
       expect(answers(index, strategy)).toEqual(exhaustive);
   });
 
-  it('writes, without --impact-ordered, the same files as the format 2 code did', async () => {
+  it('writes, without --impact_ordered, the same files as the format 2 code did', async () => {
     const built = await build('plain');
     const names = (await readdir(built)).sort();
     expect(names).toEqual((await readdir(FORMAT_2_INDEX)).sort());
@@ -77,7 +77,7 @@ describe('indexes with and without the impact-ordered lists', () => {
     expect(manifest.checksum).toBe(old.checksum);
   });
 
-  it('adds the lists with --impact-ordered, and every strategy answers the same', async () => {
+  it('adds the lists with --impact_ordered, and every strategy answers the same', async () => {
     const built = await build('ordered', true);
     const { index, manifest } = await openSparseIndex(built);
     expect(manifest.version).toBe(2);
@@ -116,7 +116,7 @@ describe('indexes with and without the impact-ordered lists', () => {
 
   it('refuses search impact-ordered on an index without the lists, naming the fields and the rebuild', async () => {
     await expect(openLsr(FORMAT_2_INDEX, undefined, 'impact-ordered')).rejects.toThrow(
-      /config.search is "impact-ordered" but the index at config.index_path \(.*format-2.index\) was built without the impact-ordered lists: rebuild it with `irserve-build-sparse-index <encoded corpus> .*format-2.index --impact-ordered`/,
+      /config.search is "impact-ordered" but the index at config.index_path \(.*format-2.index\) was built without the impact-ordered lists: rebuild it with `irserve-build-sparse-index <encoded corpus> .*format-2.index --impact_ordered`/,
     );
     const { index } = await openSparseIndex(FORMAT_2_INDEX);
     expect(() => boundSearch(index, 'impact-ordered')).toThrow(/no impact-ordered lists/);
