@@ -23,6 +23,11 @@ export interface BuildSparseOptions {
   maxConsecutiveBad?: number;
   /** Cluster passages so that similar ones share blocks (default false: corpus order). */
   reorder?: boolean;
+  /**
+   * Add the impact-ordered lists that `search: impact-ordered` (and `auto`) read; about 40% more
+   * index on disk and in memory. Default false.
+   */
+  impactOrdered?: boolean;
   /** Parser threads (default 1: parse in this thread). */
   threads?: number;
   /** Bytes of corpus text per batch sent to a parser thread (tests make it small). */
@@ -72,6 +77,7 @@ export async function buildSparseIndex(options: BuildSparseOptions): Promise<Bui
     blockSize: options.blockSize ?? DEFAULT_BLOCK_SIZE,
     passageIds,
     reorder: options.reorder === true ? DEFAULT_REORDER : false,
+    impactOrdered: options.impactOrdered === true,
   });
   let badLines = 0;
   const onBadLine = (message: string) => {
@@ -106,6 +112,7 @@ export async function buildSparseIndex(options: BuildSparseOptions): Promise<Bui
       files: files.length,
       badLines,
       reorder: options.reorder === true ? 'cluster' : 'none',
+      impactOrdered: options.impactOrdered === true,
     },
   });
   const seconds = (performance.now() - started) / 1000;

@@ -87,12 +87,18 @@ export const lsrConfigSchema = z.strictObject({
     .default(3)
     .describe('Retries of an encoder call after a 429, a 5xx or a broken connection.'),
   /**
-   * How to find the top k; all three return the same passages and scores (docs/sparse.md):
-   * `exhaustive` (every posting of every query term; the fastest on the bench), `max-score`
-   * (shortest lists first; stops once the unread terms cannot lift a passage to the k-th score),
-   * `block-max` (BMP over blocks of passages; for indexes built with `--reorder cluster`).
+   * How to find the top k; all return the same passages and scores (docs/sparse.md):
+   * `exhaustive` (every posting of every query term; no other is faster at every depth on the
+   * bench), `auto` (`impact-ordered` up to top 50, `exhaustive` above; always `exhaustive` on
+   * an index without the impact-ordered lists), `max-score` (shortest
+   * lists first; stops once the unread terms cannot lift a passage to the k-th score),
+   * `block-max` (BMP over blocks of passages; for indexes built with `--reorder cluster`),
+   * `impact-ordered` (heaviest postings first; up to 1.7x exhaustive at top 10 on the bench,
+   * slower from top 100 on; needs an index built with `--impact_ordered`, else a start-up error).
    */
-  search: z.enum(['exhaustive', 'max-score', 'block-max']).default('exhaustive'),
+  search: z
+    .enum(['auto', 'exhaustive', 'max-score', 'block-max', 'impact-ordered'])
+    .default('exhaustive'),
   check_vocabulary: z
     .boolean()
     .default(true)

@@ -7,7 +7,7 @@ import type { SparseIndexData } from './types.js';
 
 type ArrayField = Exclude<
   keyof SparseIndexData,
-  'quantization' | 'terms' | 'blockSize' | 'passageIds' | 'documentIds'
+  'quantization' | 'terms' | 'blockSize' | 'impactSlice' | 'passageIds' | 'documentIds'
 >;
 type StringsField = 'terms' | 'passageIds' | 'documentIds';
 
@@ -16,12 +16,21 @@ export interface ArrayFile {
   field: ArrayField;
   /** `impacts` files take the index's impact type; the others are u32. */
   kind: 'u32' | 'impacts';
+  /** Only in indexes built with `--impact_ordered` (manifest field `impactSlice`). */
+  impactOrdered?: true;
 }
 
 export const ARRAY_FILES: readonly ArrayFile[] = [
   { name: 'inverted.offsets.u32', field: 'invertedOffsets', kind: 'u32' },
   { name: 'inverted.passages.u32', field: 'invertedPassages', kind: 'u32' },
   { name: 'inverted.impacts', field: 'invertedImpacts', kind: 'impacts' },
+  {
+    name: 'impact-ordered.passages.u32',
+    field: 'impactPassages',
+    kind: 'u32',
+    impactOrdered: true,
+  },
+  { name: 'impact-ordered.impacts', field: 'impactImpacts', kind: 'impacts', impactOrdered: true },
   { name: 'forward.offsets.u32', field: 'forwardOffsets', kind: 'u32' },
   { name: 'forward.terms.u32', field: 'forwardTerms', kind: 'u32' },
   { name: 'forward.impacts', field: 'forwardImpacts', kind: 'impacts' },
@@ -36,6 +45,15 @@ export const STRING_FILES: readonly { name: string; field: StringsField }[] = [
   { name: 'passage-ids.json', field: 'passageIds' },
   { name: 'document-ids.json', field: 'documentIds' },
 ];
+
+/**
+ * The array files an index holds: the impact-ordered ones only when it has those lists.
+ *
+ * @example arrayFilesOf(true).length // 12
+ */
+export function arrayFilesOf(impactOrdered: boolean): readonly ArrayFile[] {
+  return impactOrdered ? ARRAY_FILES : ARRAY_FILES.filter((file) => file.impactOrdered !== true);
+}
 
 /** The file name of an array, with the impact type in it for impact arrays. */
 export function arrayFileName(file: ArrayFile, impactType: ImpactType): string {

@@ -1,10 +1,11 @@
 /**
  * Builds a sparse index in memory from passages in corpus order: the forward index as passages
  * arrive, then the inverted index (a counting sort of the forward one, so each term's passages
- * come out ascending) and the block-max lists.
+ * come out ascending), the block-max lists and, when asked for, its impact-ordered copy.
  */
 import { BadRecord, type PassageVector } from '../corpus/parse-record.js';
 import { Growable } from './growable.js';
+import { IMPACT_SLICE, impactOrder } from './impact-order.js';
 import { documentIdOf, type PassageIdRule } from './passage-docs.js';
 import { clusterOrder, permuteForward, type ForwardIndex, type ReorderOptions } from './reorder.js';
 import type { Impacts, SparseIndexData } from './types.js';
@@ -13,6 +14,13 @@ export interface IndexBuilderOptions {
   quantization: number;
   blockSize: number;
   passageIds: PassageIdRule;
+  /**
+   * Whether to add the impact-ordered lists (`search: impact-ordered`; about 40% more index).
+   * Default false.
+   */
+  impactOrdered?: boolean;
+  /** Passages per slice of the impact-ordered lists (default IMPACT_SLICE). */
+  impactSlice?: number;
   /** Cluster passages so similar ones share blocks (tight block-max bounds); false: corpus order. */
   reorder?: ReorderOptions | false;
 }
@@ -101,6 +109,7 @@ export class SparseIndexBuilder {
       invertedOffsets: inverted.offsets,
       invertedPassages: inverted.passages,
       invertedImpacts: inverted.impacts,
+      ...this.#impactOrdered(inverted),
       forwardOffsets,
       forwardTerms,
       forwardImpacts,
@@ -112,6 +121,14 @@ export class SparseIndexBuilder {
       documentIds: this.#documentIds,
       passageDocs,
     };
+  }
+
+  /** The impact-ordered lists when asked for (`--impact_ordered`), else no fields at all. */
+  #impactOrdered(inverted: Parameters<typeof impactOrder>[0]): Partial<SparseIndexData> {
+    if (this.#options.impactOrdered !== true) return {};
+    const impactSlice = this.#options.impactSlice ?? IMPACT_SLICE;
+    const byImpact = impactOrder(inverted, impactSlice);
+    return { impactPassages: byImpact.passages, impactImpacts: byImpact.impacts, impactSlice };
   }
 
   #termId(token: string): number {

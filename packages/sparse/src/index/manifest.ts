@@ -8,8 +8,17 @@ import { crc32 } from 'node:zlib';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'irserve-sparse-index';
-/** 2: crc32 per file (1 had sha256, too slow to check at every start). */
+/**
+ * The version written. 2: crc32 per file (1 had sha256, too slow to check at every start). The
+ * optional impact-ordered lists (`impactSlice`) need no new version: a reader that does not
+ * know them ignores their files, so an index built with them still opens in an older irserve.
+ */
 export const MANIFEST_VERSION = 2;
+/**
+ * The versions read: 2, and 3, which unreleased builds wrote for indexes that always held the
+ * impact-ordered lists (read as a version 2 index with them).
+ */
+export const READABLE_VERSIONS: readonly number[] = [2, 3];
 
 /** How impacts are stored: quantised integers (Anserini's impacts) or raw float32 weights. */
 export type ImpactType = 'u16' | 'f32';
@@ -32,6 +41,11 @@ export interface SparseManifest {
   postings: number;
   /** Passages per block of the block-max lists. */
   blockSize: number;
+  /**
+   * Passages per slice of the impact-ordered lists (sorted by impact within each slice); only
+   * present, and the lists with it, in indexes built with `--impact_ordered`.
+   */
+  impactSlice?: number;
   /** How passage ids were mapped to document ids (`auto`, `none`). */
   passageIds: string;
   files: Record<string, FileEntry>;
@@ -79,13 +93,14 @@ export function parseManifest(text: string, dir: string): SparseManifest {
   };
   if (typeof m !== 'object' || m === null || Array.isArray(m)) return fail('not an object');
   if (m.format !== MANIFEST_FORMAT) return fail(`format is ${JSON.stringify(m.format)}`);
-  if (m.version !== MANIFEST_VERSION)
+  if (typeof m.version !== 'number' || !READABLE_VERSIONS.includes(m.version))
     return fail(
-      `version ${JSON.stringify(m.version)}; this irserve reads version ${MANIFEST_VERSION} (rebuild the index with this irserve-build-sparse-index)`,
+      `version ${JSON.stringify(m.version)}; this irserve reads versions ${READABLE_VERSIONS.join(' and ')} (rebuild the index with this irserve-build-sparse-index)`,
     );
   for (const field of COUNT_FIELDS)
     if (!Number.isSafeInteger(m[field]) || m[field]! < 0) fail(`${field} is not a count`);
   if (m.blockSize! < 1) fail('blockSize is 0');
+  checkImpactSlice(m, fail);
   if (typeof m.quantization !== 'number' || !(m.quantization >= 0)) fail('quantization');
   if (m.impactType !== 'u16' && m.impactType !== 'f32') fail(`impactType ${m.impactType}`);
   if ((m.quantization === 0) !== (m.impactType === 'f32'))
@@ -94,4 +109,12 @@ export function parseManifest(text: string, dir: string): SparseManifest {
   if (typeof m.checksum !== 'string') return fail('checksum is missing');
   if (combinedChecksum(m.files) !== m.checksum) fail('checksum does not match its file list');
   return m as SparseManifest;
+}
+
+/** `impactSlice` is optional (no impact-ordered lists) except in version 3, which always had them. */
+function checkImpactSlice(m: Partial<SparseManifest>, fail: (why: string) => never): void {
+  if (m.impactSlice === undefined && m.version !== 3) return;
+  if (!Number.isSafeInteger(m.impactSlice) || m.impactSlice! < 0)
+    fail('impactSlice is not a count');
+  if (m.impactSlice! < 1) fail('impactSlice is 0');
 }

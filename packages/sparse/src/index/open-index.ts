@@ -5,9 +5,9 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ARRAY_FILES, STRING_FILES, arrayFileName, elementBytes } from './files.js';
+import { STRING_FILES, arrayFileName, arrayFilesOf, elementBytes } from './files.js';
 import { MANIFEST_FILE, fileChecksum, parseManifest, type SparseManifest } from './manifest.js';
-import type { SparseIndexData } from './types.js';
+import { hasImpactOrder, type SparseIndexData } from './types.js';
 
 export interface OpenedSparseIndex {
   index: SparseIndexData;
@@ -69,7 +69,7 @@ export async function openSparseIndex(dir: string): Promise<OpenedSparseIndex> {
   const manifest = parseManifest(manifestText, dir);
   const arrays: Record<string, Uint32Array | Uint16Array | Float32Array> = {};
   await Promise.all(
-    ARRAY_FILES.map(async (file) => {
+    arrayFilesOf(manifest.impactSlice !== undefined).map(async (file) => {
       const name = arrayFileName(file, manifest.impactType);
       const data = await readChecked(dir, name, manifest);
       const bytes = elementBytes(file, manifest.impactType);
@@ -95,6 +95,7 @@ export async function openSparseIndex(dir: string): Promise<OpenedSparseIndex> {
     ...strings,
     quantization: manifest.quantization,
     blockSize: manifest.blockSize,
+    ...(manifest.impactSlice === undefined ? {} : { impactSlice: manifest.impactSlice }),
   } as unknown as SparseIndexData;
   checkShape(index, manifest, dir);
   return { index, manifest };
@@ -109,6 +110,10 @@ function checkShape(index: SparseIndexData, m: SparseManifest, dir: string): voi
   expect('inverted.offsets', index.invertedOffsets.length, m.vocabularySize + 1);
   expect('inverted.passages', index.invertedPassages.length, m.postings);
   expect('inverted.impacts', index.invertedImpacts.length, m.postings);
+  if (hasImpactOrder(index)) {
+    expect('impact-ordered.passages', index.impactPassages.length, m.postings);
+    expect('impact-ordered.impacts', index.impactImpacts.length, m.postings);
+  }
   expect('forward.offsets', index.forwardOffsets.length, m.passages + 1);
   expect('forward.terms', index.forwardTerms.length, m.postings);
   expect('forward.impacts', index.forwardImpacts.length, m.postings);

@@ -15,8 +15,8 @@ import {
   type FileEntry,
   type SparseManifest,
 } from './manifest.js';
-import { ARRAY_FILES, STRING_FILES, arrayFileName } from './files.js';
-import type { SparseIndexData } from './types.js';
+import { STRING_FILES, arrayFileName, arrayFilesOf } from './files.js';
+import { hasImpactOrder, type SparseIndexData } from './types.js';
 import type { PassageIdRule } from './passage-docs.js';
 
 export interface WriteIndexOptions {
@@ -50,6 +50,7 @@ export function manifestFor(
     documents: index.documentIds.length,
     postings: index.forwardTerms.length,
     blockSize: index.blockSize,
+    ...(hasImpactOrder(index) ? { impactSlice: index.impactSlice } : {}),
     passageIds: options.passageIds,
     files,
     checksum: combinedChecksum(files),
@@ -79,9 +80,9 @@ export async function writeIndex(
   try {
     const impactType = index.quantization === 0 ? 'f32' : 'u16';
     const files: Record<string, FileEntry> = {};
-    for (const file of ARRAY_FILES) {
+    for (const file of arrayFilesOf(hasImpactOrder(index))) {
       const name = arrayFileName(file, impactType);
-      files[name] = await writeData(temp, name, bytesOf(index[file.field]));
+      files[name] = await writeData(temp, name, bytesOf(index[file.field]!));
     }
     for (const file of STRING_FILES)
       files[file.name] = await writeData(

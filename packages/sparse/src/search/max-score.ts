@@ -12,6 +12,7 @@
  */
 import type { SparseIndexData } from '../index/types.js';
 import { termMaxima } from './exhaustive.js';
+import { bestPartials, exactKth, exactScore } from './partial-scores.js';
 import type { QueryTerms } from './query-terms.js';
 import { TopK } from './top-k.js';
 import { accepts, type PassageHits, type SearchOptions } from './types.js';
@@ -43,17 +44,6 @@ export function maxScoreScratch(index: SparseIndexData): MaxScoreScratch {
     termWeights: new Float64Array(index.terms.length),
     termMax: termMaxima(index),
   };
-}
-
-/** The exact score of passage `p` from the forward index (query weights set in `termWeights`). */
-function exactScore(index: SparseIndexData, termWeights: Float64Array, p: number): number {
-  const { forwardOffsets, forwardTerms, forwardImpacts } = index;
-  let score = 0;
-  const end = forwardOffsets[p + 1]!;
-  // Terms outside the query have weight 0: adding 0 leaves the sum (and its rounding) as is.
-  for (let j = forwardOffsets[p]!; j < end; j++)
-    score += termWeights[forwardTerms[j]!]! * forwardImpacts[j]!;
-  return score;
 }
 
 /** A query's terms in reading order (shortest list first) with the bound of each suffix. */
@@ -97,29 +87,19 @@ interface Pass {
   work: number;
 }
 
-/**
- * A lower bound of the final k-th score: the k best partial sums, scored exactly.
- * -Infinity while fewer than k passages (that pass the filter) are touched.
- */
-function kthLowerBound(
+/** A lower bound of the final k-th score: the k best partial sums, scored exactly. */
+function refreshedBound(
   index: SparseIndexData,
   scratch: MaxScoreScratch,
   pass: Pass,
   options: SearchOptions,
 ): number {
-  const partial = new TopK(options.k);
-  for (let i = 0; i < pass.count; i++) {
-    const p = scratch.touched[i]!;
-    if (accepts(options.filter, p)) partial.offer(pass.accumulators[p]!, p);
-  }
-  if (!partial.full) return -Infinity;
-  const exact = new TopK(options.k);
-  const { forwardOffsets } = index;
-  pass.work += pass.count;
-  for (const p of partial.sorted().ids) {
-    exact.offer(exactScore(index, scratch.termWeights, p), p);
-    pass.work += forwardOffsets[p + 1]! - forwardOffsets[p]!;
-  }
+  const touched = { accumulators: pass.accumulators, passages: scratch.touched, count: pass.count };
+  const partial = bestPartials(touched, options, new Int32Array(0), 0);
+  pass.work += partial.work;
+  if (!partial.top.full) return -Infinity;
+  const exact = exactKth(index, scratch.termWeights, partial.top.sorted().ids, options.k);
+  pass.work += exact.work;
   return exact.threshold;
 }
 
@@ -194,7 +174,7 @@ export function maxScoreSearch(
       // The bound only rises as lists are read. Refreshing it is a pass over the touched
       // passages: do it each time their number has doubled, so it costs at most twice the reading.
       if (pass.count >= 2 * refreshedAt) {
-        threshold = Math.max(threshold, kthLowerBound(index, scratch, pass, options));
+        threshold = Math.max(threshold, refreshedBound(index, scratch, pass, options));
         refreshedAt = pass.count;
       }
       // Can the unread terms still lift an untouched passage to the k-th score? Then stop,
@@ -214,7 +194,7 @@ export function maxScoreSearch(
   // The final bound filters the passages to score exactly: make it as high as the partial sums
   // allow (unless every list was read into exact integer sums).
   if (unread < plan.terms.length || !plan.integer)
-    threshold = Math.max(threshold, kthLowerBound(index, scratch, pass, options));
+    threshold = Math.max(threshold, refreshedBound(index, scratch, pass, options));
   const hits = complete(index, scratch, pass, options, {
     // Partial sums of an integer query with every list read are its exact scores.
     exact: unread === plan.terms.length && plan.integer,

@@ -121,6 +121,34 @@ describe('irserve-build-sparse-index', () => {
     expect(refused.err).toContain('is not empty and holds no sparse index');
   });
 
+  it('writes the impact-ordered lists only with --impact_ordered', async () => {
+    await writeFile(
+      join(dir, 'c.jsonl'),
+      line('a', { cat: 1, dog: 2 }) + '\n' + line('b', { cat: 3 }),
+    );
+    expect((await run(join(dir, 'c.jsonl'), join(dir, 'plain'))).code).toBe(0);
+    const plain = await openSparseIndex(join(dir, 'plain'));
+    expect(plain.manifest.impactSlice).toBeUndefined();
+    expect(plain.index.impactPassages).toBeUndefined();
+    expect(Object.keys(plain.manifest.files).some((f) => f.startsWith('impact-ordered'))).toBe(
+      false,
+    );
+    const { code, out } = await run(join(dir, 'c.jsonl'), join(dir, 'ordered'), '--impact_ordered');
+    expect(code).toBe(0);
+    expect(out).toMatch(/indexed 2 passages/);
+    const ordered = await openSparseIndex(join(dir, 'ordered'));
+    expect(ordered.manifest.impactSlice).toBe(65_536);
+    expect(Array.from(ordered.index.impactPassages!)).toEqual([1, 0, 0]);
+    expect(Array.from(ordered.index.impactImpacts!)).toEqual([150, 50, 100]);
+    const bytes = (m: typeof plain.manifest) =>
+      Object.values(m.files).reduce((sum, file) => sum + file.bytes, 0);
+    expect(bytes(ordered.manifest) - bytes(plain.manifest)).toBe(3 * 6);
+    const misuse = await run(join(dir, 'c.jsonl'), join(dir, 'x'), '--impact_ordered=yes');
+    expect(misuse.code).toBe(2);
+    expect(misuse.err).toMatch(/impact-ordered/);
+    expect((await run('--help')).out).toContain('--impact_ordered');
+  });
+
   it('answers usage errors with exit code 2', async () => {
     expect((await run()).code).toBe(2);
     expect((await run('a', 'b', '--quantization', '-1')).code).toBe(2);

@@ -1,6 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSparseIndex } from '../../src/build/build-index.js';
 import { VOCABULARY } from '../helpers/tei-server.js';
 import { lsrWorld, type LsrWorld } from '../helpers/world.js';
 import { post, startApp } from '../helpers/app.js';
@@ -55,24 +57,39 @@ describe('LSR start-up checks', () => {
     await writeFile(path, bytes);
   });
 
-  it('answers the same with every search strategy', async () => {
-    const answers: unknown[] = [];
-    for (const search of ['exhaustive', 'max-score', 'block-max']) {
-      const app = await startApp(world.config({ search }), world.dir);
-      try {
-        const replies = [];
-        for (const query of ['jet thrust speed', 'boundary layer flow', 'heat'])
-          for (const limit of [1, 3, 10])
-            replies.push(
-              (await post(app, '/search', { service: 'lsr', query, limit })).body.scores,
-            );
-        answers.push(replies);
-      } finally {
-        await app.close();
-      }
+  async function answersOf(search: string): Promise<unknown> {
+    const app = await startApp(world.config({ search }), world.dir);
+    try {
+      const replies = [];
+      for (const query of ['jet thrust speed', 'boundary layer flow', 'heat'])
+        for (const limit of [1, 3, 10])
+          replies.push((await post(app, '/search', { service: 'lsr', query, limit })).body.scores);
+      return replies;
+    } finally {
+      await app.close();
     }
-    expect(answers[1]).toEqual(answers[0]);
-    expect(answers[2]).toEqual(answers[0]);
+  }
+
+  it('refuses search impact-ordered on an index built without the lists; auto is exhaustive there', async () => {
+    await expect(startApp(world.config({ search: 'impact-ordered' }), world.dir)).rejects.toThrow(
+      /config.search is "impact-ordered" but the index at config.index_path \(.*index\) was built without the impact-ordered lists: rebuild it with `irserve-build-sparse-index <encoded corpus> .*index --impact_ordered`/,
+    );
+    const exhaustive = await answersOf('exhaustive');
+    for (const search of ['max-score', 'block-max', 'auto'])
+      expect(await answersOf(search)).toEqual(exhaustive);
+  });
+
+  it('answers the same with every search strategy on an index built with --impact_ordered', async () => {
+    const logger = pino({ level: 'silent' });
+    const input = join(world.dir, 'encoded.jsonl');
+    await buildSparseIndex({ input, outputDir: world.indexDir, impactOrdered: true, logger });
+    try {
+      const exhaustive = await answersOf('exhaustive');
+      for (const search of ['max-score', 'block-max', 'impact-ordered', 'auto'])
+        expect(await answersOf(search)).toEqual(exhaustive);
+    } finally {
+      await buildSparseIndex({ input, outputDir: world.indexDir, logger });
+    }
     await expect(startApp(world.config({ search: 'wand' }), world.dir)).rejects.toThrow(
       /config.search/,
     );

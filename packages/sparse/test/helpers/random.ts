@@ -1,6 +1,10 @@
 /** Seeded randomness and small synthetic corpora for the sparse tests. */
 import { SparseIndexBuilder } from '../../src/index/index-builder.js';
-import type { SparseIndexData } from '../../src/index/types.js';
+import {
+  hasImpactOrder,
+  type ImpactOrderedIndex,
+  type SparseIndexData,
+} from '../../src/index/types.js';
 import type { PassageIdRule } from '../../src/index/passage-docs.js';
 
 /** mulberry32: a small seeded generator, so failures replay. */
@@ -42,6 +46,10 @@ export function buildFromVectors(
   options: {
     quantization: number;
     blockSize?: number;
+    /** Build the impact-ordered lists (default true here; the builder's default is false). */
+    impactOrdered?: boolean;
+    /** Passages per impact-ordered slice: small by default, so searches cross many slices. */
+    impactSlice?: number;
     passageIds?: PassageIdRule;
     reorder?: boolean;
   },
@@ -49,6 +57,8 @@ export function buildFromVectors(
   const builder = new SparseIndexBuilder({
     quantization: options.quantization,
     blockSize: options.blockSize ?? 4,
+    impactOrdered: options.impactOrdered ?? true,
+    impactSlice: options.impactSlice ?? 64,
     passageIds: options.passageIds ?? 'none',
     reorder: options.reorder ? { clusterSize: 16, signatureTerms: 6, rounds: 3 } : false,
   });
@@ -63,4 +73,10 @@ export function buildFromVectors(
     builder.add({ id, tokens: kept.map((i) => tokens[i]!), impacts: kept.map((i) => impacts[i]!) });
   }
   return builder.finish();
+}
+
+/** `index` as an index with the impact-ordered lists (fails the test when it has none). */
+export function withImpactOrder(index: SparseIndexData): ImpactOrderedIndex {
+  if (!hasImpactOrder(index)) throw new Error('the test index has no impact-ordered lists');
+  return index;
 }

@@ -56,10 +56,27 @@ describe('sparse index files', () => {
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
     await writeFile(manifestPath, JSON.stringify({ ...manifest, version: 1 }));
     await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(
-      /version 1; this irserve reads version 2/,
+      /version 1; this irserve reads versions 2 and 3/,
     );
     await writeFile(manifestPath, JSON.stringify({ ...manifest, format: 'faiss' }));
     await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(/format is "faiss"/);
+    await writeFile(manifestPath, JSON.stringify({ ...manifest, version: 4 }));
+    await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(
+      /version 4; this irserve reads versions 2 and 3 \(rebuild/,
+    );
+    for (const impactSlice of [0, -1, 1.5, '65536', null])
+      for (const version of [2, 3]) {
+        await writeFile(manifestPath, JSON.stringify({ ...manifest, version, impactSlice }));
+        await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(
+          /impactSlice is (not a count|0)/,
+        );
+      }
+    // Version 3 (unreleased builds) always had the lists; version 2 says so by impactSlice.
+    await writeFile(
+      manifestPath,
+      JSON.stringify({ ...manifest, version: 3, impactSlice: undefined }),
+    );
+    await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(/impactSlice is not a count/);
     await writeFile(manifestPath, '{not json');
     await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(/not valid JSON/);
     await writeFile(manifestPath, JSON.stringify({ ...manifest, passages: 301 }));

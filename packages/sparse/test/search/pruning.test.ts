@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { blockMaxScratch, blockMaxSearch } from '../../src/search/block-max.js';
 import { exhaustiveScratch, exhaustiveSearch } from '../../src/search/exhaustive.js';
+import { impactOrderedScratch, impactOrderedSearch } from '../../src/search/impact-ordered.js';
 import { maxScoreScratch, maxScoreSearch } from '../../src/search/max-score.js';
 import { queryTerms } from '../../src/search/query-terms.js';
 import type { SparseIndexData } from '../../src/index/types.js';
 import type { PassageFilter } from '../../src/search/types.js';
-import { buildFromVectors, randomVectors, seeded, type RandomVector } from '../helpers/random.js';
+import {
+  buildFromVectors,
+  randomVectors,
+  seeded,
+  withImpactOrder,
+  type RandomVector,
+} from '../helpers/random.js';
 
 /** Scores computed here from the raw vectors, independent of every index structure. */
 function bruteForce(
@@ -54,13 +61,17 @@ function both(
   const maxScore = maxScoreSearch(index, query, { k, filter }, maxScoreScratch(index));
   expect(Array.from(maxScore.ids)).toEqual(Array.from(exhaustive.ids));
   expect(Array.from(maxScore.scores)).toEqual(Array.from(exhaustive.scores));
-  return { exhaustive, pruned, maxScore };
+  const ordered = withImpactOrder(index);
+  const impact = impactOrderedSearch(ordered, query, { k, filter }, impactOrderedScratch(ordered));
+  expect(Array.from(impact.ids)).toEqual(Array.from(exhaustive.ids));
+  expect(Array.from(impact.scores)).toEqual(Array.from(exhaustive.scores));
+  return { exhaustive, pruned, maxScore, impact };
 }
 
 const named = (index: SparseIndexData, hits: { ids: Int32Array; scores: Float64Array }) =>
   Array.from(hits.ids, (p, i) => ({ id: index.passageIds[p]!, score: hits.scores[i]! }));
 
-describe('safe pruning (block-max and MaxScore)', () => {
+describe('safe pruning (block-max, MaxScore and impact-ordered)', () => {
   for (const quantization of [50, 0]) {
     it(`equals exhaustive scoring and a brute-force reference (quantization ${quantization})`, () => {
       const random = seeded(quantization + 1);
@@ -154,9 +165,34 @@ describe('safe pruning (block-max and MaxScore)', () => {
     const vectors = randomVectors(random, 3000, { vocabulary: 2000, terms: 60, maxWeight: 3 });
     const index = buildFromVectors(vectors, { quantization: 50, blockSize: 32 });
     const query = { t1: 0.3, t5: 0.2, t1500: 2.5, t1800: 2 };
-    const { exhaustive, pruned } = both(index, query, 10);
+    const { exhaustive, pruned, impact } = both(index, query, 10);
     expect(Array.from(pruned.ids)).toEqual(Array.from(exhaustive.ids));
     expect(pruned.scored).toBeLessThan(exhaustive.scored / 2);
+    expect(impact.scored).toBeLessThan(exhaustive.scored / 2);
+  });
+
+  it('impact-ordered search equals exhaustive through many rounds, with and without a filter', () => {
+    // Skewed weights (a few heavy postings per term, many light ones) make the search stop
+    // gathering early and narrow its candidates over several rounds.
+    const random = seeded(11);
+    const vectors = randomVectors(random, 3000, { vocabulary: 600, terms: 50, maxWeight: 1 }).map(
+      (v) => ({
+        ...v,
+        vector: Object.fromEntries(
+          Object.entries(v.vector).map(([t, w]) => [t, random() < 0.05 ? 2 + w * 3 : w * 0.4]),
+        ),
+      }),
+    );
+    const labels = Int32Array.from({ length: 3000 }, (_, p) => (p % 3 === 0 ? 1 : 0));
+    for (const quantization of [50, 0]) {
+      const index = buildFromVectors(vectors, { quantization });
+      for (let q = 0; q < 8; q++) {
+        const query = randomVectors(random, 1, { vocabulary: 600, terms: 30, maxWeight: 2 })[0]!
+          .vector;
+        for (const k of [1, 10, 100, 2999])
+          for (const filter of [undefined, { labels, wanted: 1 }]) both(index, query, k, filter);
+      }
+    }
   });
 
   it('applies a passage filter inside the search, so a subset never runs short', () => {
