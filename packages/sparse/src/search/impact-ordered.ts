@@ -16,7 +16,6 @@
  * term's single largest impact and so cannot skip them.
  */
 import type { ImpactOrderedIndex } from '../index/types.js';
-import { termMaxima } from './exhaustive.js';
 import {
   cursorsOf,
   gatherRound,
@@ -29,7 +28,8 @@ import {
   type Rising,
   type Rounds,
 } from './impact-rounds.js';
-import { bestPartials, exactKth, exactScore } from './partial-scores.js';
+import { maxScoreScratch } from './max-score.js';
+import { FLOAT_SLACK, bestPartials, exactKth, exactScore } from './partial-scores.js';
 import type { QueryTerms } from './query-terms.js';
 import { TopK } from './top-k.js';
 import { accepts, type PassageHits, type SearchOptions } from './types.js';
@@ -49,9 +49,6 @@ export interface ImpactOrderedScratch {
 
 /** Each round's level is this fraction of the previous one's. */
 const LEVEL_DECAY = 0.7;
-/** Float sums of bounds may round below an exact score they bound: keep a margin. */
-const FLOAT_SLACK = 1 + 1e-9;
-
 /**
  * Scratch for `impactOrderedSearch` over `index` (one per concurrent searcher).
  *
@@ -60,11 +57,7 @@ const FLOAT_SLACK = 1 + 1e-9;
 export function impactOrderedScratch(index: ImpactOrderedIndex): ImpactOrderedScratch {
   const passages = index.passageIds.length;
   return {
-    ints: new Int32Array(index.quantization > 0 ? passages : 0),
-    floats: new Float64Array(passages),
-    touched: new Uint32Array(passages),
-    termWeights: new Float64Array(index.terms.length),
-    termMax: termMaxima(index),
+    ...maxScoreScratch(index),
     rising: new Uint32Array(passages),
     seen: new Uint8Array(passages),
     candidates: new Uint32Array(Math.ceil(passages / 32)),

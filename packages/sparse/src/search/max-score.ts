@@ -12,7 +12,7 @@
  */
 import type { SparseIndexData } from '../index/types.js';
 import { termMaxima } from './exhaustive.js';
-import { bestPartials, exactKth, exactScore } from './partial-scores.js';
+import { FLOAT_SLACK, bestPartials, exactKth, exactScore } from './partial-scores.js';
 import type { QueryTerms } from './query-terms.js';
 import { TopK } from './top-k.js';
 import { accepts, type PassageHits, type SearchOptions } from './types.js';
@@ -26,9 +26,6 @@ export interface MaxScoreScratch {
   /** Largest impact of each term (computed once per index). */
   termMax: Float64Array;
 }
-
-/** Float sums of bounds may round below an exact score they bound: keep a margin. */
-const FLOAT_SLACK = 1 + 1e-9;
 
 /**
  * Scratch for `maxScoreSearch` over `index` (one per concurrent searcher).

@@ -8,6 +8,9 @@ import { TopK } from './top-k.js';
 import { accepts, type SearchOptions } from './types.js';
 
 /** Passages with a partial sum, in the order first touched (`passages[0..count)`). */
+/** Float sums of bounds may round below an exact score they bound: keep a margin. */
+export const FLOAT_SLACK = 1 + 1e-9;
+
 export interface Touched {
   accumulators: Int32Array | Float64Array;
   passages: Uint32Array;
