@@ -1,4 +1,5 @@
 import type { PipelineRunner } from '../core/app-core.js';
+import { onDemand } from '../util/on-demand.js';
 import type { PipelineRunnerDeps } from './runner.js';
 
 /**
@@ -14,21 +15,19 @@ import type { PipelineRunnerDeps } from './runner.js';
 export async function createPipelines(deps: PipelineRunnerDeps): Promise<PipelineRunner> {
   const build = async () => (await import('./runner.js')).createPipelineRunner(deps);
   if (Object.keys(deps.aliases).length > 0) return build();
-  let loaded: PipelineRunner | undefined;
-  let loading: Promise<PipelineRunner> | undefined;
-  const load = () =>
-    (loading ??= build().then((runner) => {
-      loaded = runner;
-      return runner;
-    }));
+  const runner = onDemand(build);
   // Once loaded, calls go straight to the runner (no extra promise per request).
   return {
-    run: (body, options) =>
-      loaded ? loaded.run(body, options) : load().then((runner) => runner.run(body, options)),
-    rerank: (pipeline, query, passages, options) =>
-      loaded
+    run: (body, options) => {
+      const loaded = runner.current;
+      return loaded ? loaded.run(body, options) : runner.get().then((r) => r.run(body, options));
+    },
+    rerank: (pipeline, query, passages, options) => {
+      const loaded = runner.current;
+      return loaded
         ? loaded.rerank(pipeline, query, passages, options)
-        : load().then((runner) => runner.rerank(pipeline, query, passages, options)),
+        : runner.get().then((r) => r.rerank(pipeline, query, passages, options));
+    },
     aliases: () => ({}),
   };
 }

@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { CompatConfig } from '../../config/compat-schema.js';
 import type { AppCore } from '../../core/app-core.js';
+import { onDemand } from '../../util/on-demand.js';
 import { callOptions } from '../http/call-options.js';
 import { sendError } from '../http/errors.js';
 import type { CompatHandlers } from './handlers.js';
@@ -20,15 +21,12 @@ const isTei = (body: unknown) =>
 type WithHandlers = <T>(use: (handlers: CompatHandlers) => T | Promise<T>) => T | Promise<T>;
 
 function lazyHandlers(core: AppCore, config: CompatConfig): WithHandlers {
-  let loaded: CompatHandlers | undefined;
-  let loading: Promise<CompatHandlers> | undefined;
+  const handlers = onDemand(async () =>
+    (await import('./handlers.js')).compatHandlers(core, config),
+  );
   return (use) => {
-    if (loaded) return use(loaded);
-    loading ??= import('./handlers.js').then(({ compatHandlers }) => {
-      loaded = compatHandlers(core, config);
-      return loaded;
-    });
-    return loading.then(use);
+    const loaded = handlers.current;
+    return loaded ? use(loaded) : handlers.get().then(use);
   };
 }
 
