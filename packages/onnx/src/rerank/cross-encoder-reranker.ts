@@ -4,7 +4,7 @@
  * pipeline; long passages are cut to `max_length`, batches split to `batch_size`.
  */
 import { resolve } from 'node:path';
-import { BaseEngine, type EngineInit, type ScoreRequest } from 'irserve/plugin';
+import type { EngineInit } from 'irserve/plugin';
 import { sessionPoolFor } from '../runtime/context-pool.js';
 import type { ModelLease } from '../runtime/session-pool.js';
 import {
@@ -13,17 +13,16 @@ import {
   type CrossEncoderConfig,
 } from './config.js';
 import { PairScorer } from './pair-scorer.js';
-import { uniquePairs } from './unique-pairs.js';
+import { LeasedReranker } from './leased-reranker.js';
 
 interface Ready {
   lease: ModelLease;
   scorer: PairScorer;
 }
 
-export class CrossEncoderReranker extends BaseEngine {
+export class CrossEncoderReranker extends LeasedReranker<Ready> {
   static readonly configSchema = crossEncoderConfigSchema;
   readonly settings: CrossEncoderConfig;
-  #ready: Promise<Ready> | undefined;
 
   constructor(init: EngineInit) {
     super(init);
@@ -32,7 +31,7 @@ export class CrossEncoderReranker extends BaseEngine {
 
   /** Loads the model (shared with other services naming the same folder) and checks it. */
   async start(): Promise<void> {
-    const { scorer, lease } = await this.#open();
+    const { scorer, lease } = await this.opened();
     this.context.logger.info(
       {
         service: this.name,
@@ -45,47 +44,29 @@ export class CrossEncoderReranker extends BaseEngine {
     );
   }
 
-  async close(): Promise<void> {
-    const ready = this.#ready;
-    this.#ready = undefined;
-    await (await ready?.catch(() => undefined))?.lease.release();
-  }
-
-  /** Scores every (query, passage) of the batch; identical pairs run once. */
-  async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
-    const { pairs, slots } = uniquePairs(requests, 'CrossEncoderReranker');
-    if (pairs.length === 0) return requests.map(() => []);
-    const { scorer } = await this.#open();
-    const scores = await scorer.score(pairs);
-    return slots.map((row) => row.map((slot) => scores[slot]!));
-  }
-
-  #open(): Promise<Ready> {
-    this.#ready ??= (async () => {
-      const {
-        model_path,
-        model_name_or_path,
-        execution_providers,
-        device,
-        intra_op_threads,
-        inter_op_threads,
-        graph_optimization,
-      } = this.settings;
-      const folder = resolve(this.context.configDir, (model_path ?? model_name_or_path)!);
-      const lease = await sessionPoolFor(this.context).acquire(folder, {
-        execution_providers,
-        ...(device ? { device } : {}),
-        intra_op_threads,
-        inter_op_threads,
-        graph_optimization,
-      });
-      try {
-        return { lease, scorer: new PairScorer(lease, this.settings, Object.keys(this.config)) };
-      } catch (error) {
-        await lease.release();
-        throw error;
-      }
-    })();
-    return this.#ready;
+  protected async load(): Promise<Ready> {
+    const {
+      model_path,
+      model_name_or_path,
+      execution_providers,
+      device,
+      intra_op_threads,
+      inter_op_threads,
+      graph_optimization,
+    } = this.settings;
+    const folder = resolve(this.context.configDir, (model_path ?? model_name_or_path)!);
+    const lease = await sessionPoolFor(this.context).acquire(folder, {
+      execution_providers,
+      ...(device ? { device } : {}),
+      intra_op_threads,
+      inter_op_threads,
+      graph_optimization,
+    });
+    try {
+      return { lease, scorer: new PairScorer(lease, this.settings, Object.keys(this.config)) };
+    } catch (error) {
+      await lease.release();
+      throw error;
+    }
   }
 }

@@ -6,14 +6,14 @@
  * `MonoT5Reranker` is the same engine under the name monoT5 users look for.
  */
 import { basename, resolve } from 'node:path';
-import { BaseEngine, type EngineInit, type ScoreRequest } from 'irserve/plugin';
+import type { EngineInit } from 'irserve/plugin';
 import { modelError } from '../errors.js';
 import { sessionPoolFor } from '../runtime/context-pool.js';
 import type { Seq2SeqLease } from '../runtime/session-pool.js';
 import { mt5ConfigSchema, parseMT5Config, seq2seqOptions, type MT5Config } from './mt5-config.js';
 import { MonoT5Scorer } from './mt5-scorer.js';
 import { PREDICTION_TOKENS, predictionTokens, type PredictionTokens } from './prediction-tokens.js';
-import { uniquePairs } from './unique-pairs.js';
+import { LeasedReranker } from './leased-reranker.js';
 
 interface Ready {
   lease: Seq2SeqLease;
@@ -21,10 +21,9 @@ interface Ready {
   tokens: PredictionTokens;
 }
 
-export class MT5Reranker extends BaseEngine {
+export class MT5Reranker extends LeasedReranker<Ready> {
   static readonly configSchema = mt5ConfigSchema;
   readonly settings: MT5Config;
-  #ready: Promise<Ready> | undefined;
 
   constructor(init: EngineInit) {
     super(init);
@@ -33,7 +32,7 @@ export class MT5Reranker extends BaseEngine {
 
   /** Loads the model (shared with other services naming the same graphs) and checks it. */
   async start(): Promise<void> {
-    const { lease, tokens } = await this.#open();
+    const { lease, tokens } = await this.opened();
     this.context.logger.info(
       {
         service: this.name,
@@ -47,37 +46,19 @@ export class MT5Reranker extends BaseEngine {
     );
   }
 
-  async close(): Promise<void> {
-    const ready = this.#ready;
-    this.#ready = undefined;
-    await (await ready?.catch(() => undefined))?.lease.release();
-  }
-
-  /** Scores every (query, passage) of the batch; identical pairs run once. */
-  async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
-    const { pairs, slots } = uniquePairs(requests, this.constructor.name);
-    if (pairs.length === 0) return requests.map(() => []);
-    const { scorer } = await this.#open();
-    const scores = await scorer.score(pairs);
-    return slots.map((row) => row.map((slot) => scores[slot]!));
-  }
-
-  #open(): Promise<Ready> {
-    this.#ready ??= (async () => {
-      const named = (this.settings.model_path ?? this.settings.model_name_or_path)!;
-      const lease = await sessionPoolFor(this.context).acquireSeq2Seq(
-        resolve(this.context.configDir, named),
-        seq2seqOptions(this.settings),
-      );
-      try {
-        const tokens = this.#tokens(named, lease);
-        return { lease, tokens, scorer: new MonoT5Scorer(lease, this.settings, tokens) };
-      } catch (error) {
-        await lease.release();
-        throw error;
-      }
-    })();
-    return this.#ready;
+  protected async load(): Promise<Ready> {
+    const named = (this.settings.model_path ?? this.settings.model_name_or_path)!;
+    const lease = await sessionPoolFor(this.context).acquireSeq2Seq(
+      resolve(this.context.configDir, named),
+      seq2seqOptions(this.settings),
+    );
+    try {
+      const tokens = this.#tokens(named, lease);
+      return { lease, tokens, scorer: new MonoT5Scorer(lease, this.settings, tokens) };
+    } catch (error) {
+      await lease.release();
+      throw error;
+    }
   }
 
   /** The configured answer tokens, else RoutIR's by checkpoint: the name given, then config.json's. */
