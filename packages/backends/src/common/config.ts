@@ -58,9 +58,20 @@ export const connectionFields = {
 
 /** An embedder service of this app (any engine with `embedBatch`), by name. */
 export const embeddingServiceSchema = z.strictObject({
-  service: z.string().min(1),
-  query_prompt: z.string().includes('{query}').default('{query}'),
-  passage_prompt: z.string().includes('{passage}').default('{passage}'),
+  service: z
+    .string()
+    .min(1)
+    .describe('An embedder service of this config (any engine with `embedBatch`).'),
+  query_prompt: z
+    .string()
+    .includes('{query}')
+    .default('{query}')
+    .describe('Template of the text embedded for a query; `{query}` is replaced.'),
+  passage_prompt: z
+    .string()
+    .includes('{passage}')
+    .default('{passage}')
+    .describe('Template of the text embedded for a passage; `{passage}` is replaced.'),
 });
 
 /** Its own OpenAI-compatible embeddings API (TEI, vLLM, Ollama, OpenAI). */
@@ -68,18 +79,47 @@ export const embeddingApiSchema = z.strictObject({
   base_url: z
     .url({ protocol: /^https?$/ })
     .describe('API base including the version: `http://gpu-1:8080/v1`.'),
-  model: z.string().min(1),
+  model: z.string().min(1).describe("The API's model name."),
   api_key: z
     .string()
     .min(1)
     .optional()
     .describe('Bearer key; default: the `api_key_env` variable.'),
-  api_key_env: z.string().min(1).default('OPENAI_API_KEY'),
-  dimensions: z.number().int().min(1).max(65_536).optional(),
-  query_prompt: z.string().includes('{query}').default('{query}'),
-  passage_prompt: z.string().includes('{passage}').default('{passage}'),
-  timeout: z.number().positive().max(3600).default(60),
-  retries: z.number().int().min(0).max(10).default(3),
+  api_key_env: z
+    .string()
+    .min(1)
+    .default('OPENAI_API_KEY')
+    .describe('Environment variable holding the bearer key when `api_key` is not set.'),
+  dimensions: z
+    .number()
+    .int()
+    .min(1)
+    .max(65_536)
+    .optional()
+    .describe('Output dimensions, for models that can shorten their vectors.'),
+  query_prompt: z
+    .string()
+    .includes('{query}')
+    .default('{query}')
+    .describe('Template of the text embedded for a query; `{query}` is replaced.'),
+  passage_prompt: z
+    .string()
+    .includes('{passage}')
+    .default('{passage}')
+    .describe('Template of the text embedded for a passage; `{passage}` is replaced.'),
+  timeout: z
+    .number()
+    .positive()
+    .max(3600)
+    .default(60)
+    .describe('Deadline of one embeddings call, in seconds.'),
+  retries: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(3)
+    .describe('Retries of an embeddings call after a 429, a 5xx or a broken connection.'),
 });
 
 export const embeddingSchema = z.union([embeddingServiceSchema, embeddingApiSchema]);

@@ -22,25 +22,26 @@ export const postgresConfigSchema = z
     connection_string: z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must start with postgres://')
-      .optional(),
-    host: z
-      .string()
-      .min(1)
       .optional()
       .describe(
         '`postgres://user@host:5432/db?sslmode=require`; a password here is redacted in logs, but prefer `password_env`.',
       ),
-    port: z.number().int().min(1).max(65_535).optional(),
-    database: z.string().min(1).optional(),
-    user: z.string().min(1).optional(),
+    host: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Server host, when no `connection_string` is given.'),
+    port: z.number().int().min(1).max(65_535).optional().describe('Server port (default 5432).'),
+    database: z.string().min(1).optional().describe('Database name.'),
+    user: z.string().min(1).optional().describe('Database user.'),
     password_env: z
       .string()
       .min(1)
       .default('PGPASSWORD')
       .describe("Environment variable holding the password (default `PGPASSWORD`, libpq's)."),
-    ssl: z.boolean().optional(),
-    table: tableName,
-    id_column: identifier.default('id'),
+    ssl: z.boolean().optional().describe('Connect over TLS.'),
+    table: tableName.describe('The table searched, optionally schema-qualified (`search.docs`).'),
+    id_column: identifier.default('id').describe("Column holding each document's id."),
     mode: z
       .enum(['fulltext', 'vector'])
       .default('fulltext')
@@ -52,7 +53,9 @@ export const postgresConfigSchema = z
       .describe(
         'Text of each document: the collection view, the score role, and the tsvector when `tsvector_column` is absent.',
       ),
-    title_column: identifier.optional(),
+    title_column: identifier
+      .optional()
+      .describe('Column holding the title shown by the collection view.'),
     tsvector_column: identifier
       .optional()
       .describe(
@@ -61,12 +64,14 @@ export const postgresConfigSchema = z
     ts_config: z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_.]*$/)
-      .default('english'),
-    /** How the query becomes a tsquery: websearch (quotes, `or`, `-`), plain (all words), phrase. */
+      .default('english')
+      .describe('Text search configuration (`english`, `simple`, ...).'),
     query_parser: z
       .enum(['websearch', 'plain', 'phrase'])
       .default('websearch')
-      .describe('Text search configuration (`english`, `simple`, ...).'),
+      .describe(
+        'How the query becomes a tsquery: `websearch` (quotes, `or`, `-`), `plain` (all words), `phrase`.',
+      ),
     normalization: z
       .number()
       .int()
@@ -76,7 +81,7 @@ export const postgresConfigSchema = z
       .describe(
         '`ts_rank_cd` normalization bit mask (0: none; 1: divide by 1 + log(length); ...).',
       ),
-    vector_column: identifier.default('embedding'),
+    vector_column: identifier.default('embedding').describe('`vector`: the pgvector column.'),
     distance: z
       .enum(['inner_product', 'cosine', 'l2'])
       .default('inner_product')

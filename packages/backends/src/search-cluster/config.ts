@@ -26,7 +26,11 @@ export const clusterConfigSchema = z
       .string()
       .regex(/^[^\s"\\/?#]+$/, 'must be an index name, alias or pattern')
       .describe('Index, alias, or comma-separated list / pattern of them.'),
-    username: z.string().min(1).optional(),
+    username: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('User for basic authentication (the password in `password_env`).'),
     password_env: z
       .string()
       .min(1)
@@ -43,7 +47,12 @@ export const clusterConfigSchema = z
       .boolean()
       .default(false)
       .describe('Accept a self-signed certificate (test clusters only).'),
-    mode: z.enum(['bm25', 'knn']).default('bm25'),
+    mode: z
+      .enum(['bm25', 'knn'])
+      .default('bm25')
+      .describe(
+        '`bm25`: `match` / `multi_match` over `fields`; `knn`: a `knn` query over `vector_field` with the query embedded by `embedding`.',
+      ),
     fields: z
       .array(field)
       .min(1)
@@ -71,7 +80,11 @@ export const clusterConfigSchema = z
       .describe(
         'The similarity the vector field was mapped with, for the score role (same scores as search).',
       ),
-    embedding: embeddingSchema.optional(),
+    embedding: embeddingSchema
+      .optional()
+      .describe(
+        '`knn`: how the query is embedded: an embedder service of this config (`service`) or an OpenAI-compatible API (`base_url`, `model`).',
+      ),
     id_field: plainField
       .optional()
       .describe("Source field holding the irserve document id; default: the index's `_id`."),
@@ -83,7 +96,9 @@ export const clusterConfigSchema = z
     text_field: plainField
       .optional()
       .describe("Source field of the collection view's text; default: the first of `fields`."),
-    title_field: plainField.optional(),
+    title_field: plainField
+      .optional()
+      .describe('Field holding the title shown by the collection view over this index.'),
     ...connectionFields,
   })
   .superRefine((config, ctx) => {

@@ -12,7 +12,7 @@ const name = z
 
 export const manticoreConfigSchema = z
   .strictObject({
-    host: z.string().min(1).default('127.0.0.1'),
+    host: z.string().min(1).default('127.0.0.1').describe('searchd host.'),
     port: z
       .number()
       .int()
@@ -20,7 +20,7 @@ export const manticoreConfigSchema = z
       .max(65_535)
       .default(9306)
       .describe('SphinxQL port (`listen = 9306:mysql41`).'),
-    user: z.string().min(1).optional(),
+    user: z.string().min(1).optional().describe('User (Manticore with auth; Sphinx has none).'),
     password_env: z
       .string()
       .min(1)
@@ -43,19 +43,28 @@ export const manticoreConfigSchema = z
      * `bm25`: Okapi BM25 with `k1` and `b` (`bm25a`, needs `index_field_lengths = 1`); `native`:
      * the server's default ranker (integer weights); `knn`: Manticore's `KNN()` over `vector_attribute`.
      */
-    mode: z.enum(['bm25', 'native', 'knn']).default('bm25'),
+    mode: z
+      .enum(['bm25', 'native', 'knn'])
+      .default('bm25')
+      .describe(
+        "`bm25`: Okapi BM25 with `k1` and `b` (`bm25a`, needs `index_field_lengths = 1`); `native`: the server's default ranker; `knn`: Manticore's `KNN()` over `vector_attribute`.",
+      ),
     operator: z
       .enum(['or', 'and'])
       .default('or')
       .describe(
         "`or`: documents matching any query word (BM25 retrieval, like Lucene); `and`: all words (Sphinx's default).",
       ),
-    k1: z.number().min(0).max(10).default(1.2),
-    b: z.number().min(0).max(1).default(0.75),
+    k1: z.number().min(0).max(10).default(1.2).describe('`bm25`: term-frequency saturation.'),
+    b: z.number().min(0).max(1).default(0.75).describe('`bm25`: length normalisation.'),
     vector_attribute: name
       .optional()
       .describe('Float vector attribute for `knn` mode (Manticore 6.2 or later).'),
-    embedding: embeddingSchema.optional(),
+    embedding: embeddingSchema
+      .optional()
+      .describe(
+        '`knn`: how the query is embedded: an embedder service of this config (`service`) or an OpenAI-compatible API (`base_url`, `model`).',
+      ),
     max_query_time: z
       .number()
       .int()

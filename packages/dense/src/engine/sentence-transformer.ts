@@ -59,11 +59,37 @@ export const sentenceTransformerConfigSchema = z.strictObject({
     .enum(['cls', 'mean', 'max', 'last_token', 'none'])
     .optional()
     .describe("Default: the folder's 1_Pooling config, else mean."),
-  nprobe: z.number().int().min(1).max(1_000_000).optional(),
-  ef_search: z.number().int().min(1).max(100_000).optional(),
-  score_metric: z.enum(['ip', 'cosine']).default('ip'),
-  execution_providers: z.array(z.string().min(1)).min(1).max(8).optional(),
-  intra_op_threads: z.number().int().min(0).max(1024).optional(),
+  nprobe: z
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .optional()
+    .describe('IVF indexes: lists probed per query (as `Dense`).'),
+  ef_search: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .optional()
+    .describe('HNSW indexes: search breadth (as `Dense`).'),
+  score_metric: z
+    .enum(['ip', 'cosine'])
+    .default('ip')
+    .describe('Similarity of the score role: inner product or cosine (as `Dense`).'),
+  execution_providers: z
+    .array(z.string().min(1))
+    .min(1)
+    .max(8)
+    .optional()
+    .describe('ONNX Runtime execution providers in order of preference (default `["cpu"]`).'),
+  intra_op_threads: z
+    .number()
+    .int()
+    .min(0)
+    .max(1024)
+    .optional()
+    .describe("Threads one `session.run` may use; 0: ONNX Runtime's default."),
 });
 
 export type SentenceTransformerConfig = z.output<typeof sentenceTransformerConfigSchema>;

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { Dense } from '@irserve/dense';
 import { configJsonSchema } from '../../src/config/json-schema.js';
 import { builtinEngines } from '../../src/engines/builtin.js';
+import type { EngineClass } from '../../src/engines/contract.js';
 import { createApp } from '../../src/app.js';
 import { quietLogger } from '../helpers/logger.js';
 
@@ -57,6 +58,16 @@ describe('config JSON Schema', () => {
     const defs = schema.$defs as Record<string, unknown>;
     for (const name of ['BM25', 'RerankAPI', 'LLMScorer', 'LLMDecomposer', 'RRF', 'Dense'])
       expect(defs[`engine.${name}`], name).toBeDefined();
+  });
+
+  it("describes every field of every extra's engines", async () => {
+    const extras = await Promise.all(
+      ['onnx', 'dense', 'sparse', 'plaidx', 'gpu', 'backends'].map(
+        async (name) =>
+          ((await import(`@irserve/${name}/engines`)) as { engines: EngineClass[] }).engines,
+      ),
+    );
+    expect(undescribed(configJsonSchema(extras.flat()))).toEqual([]);
   });
 
   it('accepts the quickstart example config', async () => {

@@ -14,21 +14,26 @@ const depthFields = {
     .int()
     .min(1)
     .max(1 << 20)
-    .optional(),
-  /** Stage 2 prunes centroids scoring below this for every query token. */
+    .optional()
+    .describe('Centroids probed per query token; default by k (RoutIR: 1 up to k 10, else 2).'),
   centroid_score_threshold: z
     .number()
     .finite()
     .min(-1e6)
     .max(1e6)
     .optional()
-    .describe('Centroids probed per query token; default by k (RoutIR: 1 up to k 10, else 2).'),
+    .describe(
+      'Stage 2 prunes centroids scoring below this for every query token; default by k (RoutIR: 0.5 up to k 10, 0.45 up to 100, else 0.4).',
+    ),
   ndocs: z
     .number()
     .int()
     .min(1)
     .max(1 << 24)
-    .optional(),
+    .optional()
+    .describe(
+      'Candidates kept by the centroid-only stages; default by k (RoutIR: 256 up to k 10, 1024 up to 100, else 2048).',
+    ),
 };
 
 export const plaidxConfigSchema = z.strictObject({
@@ -61,7 +66,13 @@ export const plaidxConfigSchema = z.strictObject({
     .min(1)
     .optional()
     .describe('Bearer key of the HTTP encoder; default: the `api_key_env` variable.'),
-  api_key_env: z.string().min(1).default('PLAIDX_ENCODER_API_KEY'),
+  api_key_env: z
+    .string()
+    .min(1)
+    .default('PLAIDX_ENCODER_API_KEY')
+    .describe(
+      "Environment variable holding the HTTP encoder's bearer key when `api_key` is not set.",
+    ),
   query_prompt: z
     .string()
     .includes('{query}')
@@ -98,8 +109,14 @@ export const plaidxConfigSchema = z.strictObject({
     .min(1)
     .max(100_000)
     .default(180)
-    .describe('Tokens per scoring window over a long passage, and the step between windows.'),
-  sliding_window_stride: z.number().int().min(1).max(100_000).default(90),
+    .describe('Tokens per scoring window over a long passage.'),
+  sliding_window_stride: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(90)
+    .describe('Tokens between the starts of two scoring windows over a long passage.'),
   passage_mapping: z
     .string()
     .min(1)
@@ -139,15 +156,21 @@ export const plaidxConfigSchema = z.strictObject({
     .describe('Verify the sha256 manifest of indexes built by irserve when opening them.'),
   use_gpu: z
     .literal(false, { error: 'GPU inference is not supported by @irserve/plaidx; remove use_gpu' })
-    .optional(),
-  /** Deadline of one encoder call, in seconds, and retries after a 429, 5xx or broken connection. */
+    .optional()
+    .describe("RoutIR's GPU switch; only `false` is accepted (irserve encodes on the CPU)."),
   timeout: z
     .number()
     .positive()
     .max(3600)
     .default(60)
-    .describe("RoutIR's GPU switch; only `false` is accepted (irserve encodes on the CPU)."),
-  retries: z.number().int().min(0).max(10).default(3),
+    .describe('Deadline of one encoder call, in seconds.'),
+  retries: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(3)
+    .describe('Retries of an encoder call after a 429, a 5xx or a broken connection.'),
 });
 
 export type PlaidxConfig = z.output<typeof plaidxConfigSchema>;

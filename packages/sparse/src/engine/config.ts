@@ -13,7 +13,12 @@ export const lsrConfigSchema = z.strictObject({
    * Inference's /embed_sparse at `encoder_url`; `none`: every request brings `query_vector`.
    * Default: `tei` when `encoder_url` is set, `onnx` when `model_name` is, else `none`.
    */
-  encoder: z.enum(['onnx', 'tei', 'none']).optional(),
+  encoder: z
+    .enum(['onnx', 'tei', 'none'])
+    .optional()
+    .describe(
+      'Query encoder: `onnx` (in-process SPLADE, `model_name` the folder), `tei` (/embed_sparse at `encoder_url`) or `none` (requests bring `query_vector`). Default: `tei` with `encoder_url`, `onnx` with `model_name`, else `none`.',
+    ),
   model_name: z
     .string()
     .min(1)
@@ -72,7 +77,11 @@ export const lsrConfigSchema = z.strictObject({
     .min(1)
     .optional()
     .describe('TEI bearer key; default: the `api_key_env` variable.'),
-  api_key_env: z.string().min(1).default('TEI_API_KEY'),
+  api_key_env: z
+    .string()
+    .min(1)
+    .default('TEI_API_KEY')
+    .describe('Environment variable holding the TEI bearer key when `api_key` is not set.'),
   timeout: z
     .number()
     .positive()
@@ -98,7 +107,10 @@ export const lsrConfigSchema = z.strictObject({
    */
   search: z
     .enum(['auto', 'exhaustive', 'max-score', 'block-max', 'impact-ordered'])
-    .default('exhaustive'),
+    .default('exhaustive')
+    .describe(
+      'How the top k is found; every strategy returns the same passages and scores. `exhaustive` (default), `auto` (`impact-ordered` up to top 50, else exhaustive), `max-score`, `block-max`, `impact-ordered` (needs an index built with `--impact_ordered`).',
+    ),
   check_vocabulary: z
     .boolean()
     .default(true)
