@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { pino } from './prebundled/pino.js';
 import { assemble } from './app/assemble.js';
 import { closeAll } from './app/close-all.js';
 import type { IrserveConfig } from './config/schema.js';

@@ -44,3 +44,8 @@ export {
 } from './engines/subset-mapping.js';
 export { parseEngineConfig } from './engines/engine-config.js';
 export { SharedByKey, type SharedLease } from './util/shared-by-key.js';
+/**
+ * The zod irserve builds its schemas with. Engine config schemas made with it compose with
+ * irserve's own (one zod in the process; irserve's build ships it prebundled).
+ */
+export { z } from './prebundled/zod.js';

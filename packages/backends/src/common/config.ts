@@ -2,7 +2,7 @@
  * Config fields every back-end engine shares: pool size, time limits, retries, background
  * reconnection, credentials read from the environment, and the query embedder for kNN.
  */
-import { z } from 'zod';
+import { z } from 'irserve/plugin';
 
 /** Pool, time limits and retries of the connection to a back-end. */
 export const connectionFields = {

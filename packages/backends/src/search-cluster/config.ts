@@ -3,7 +3,7 @@
  * searched by BM25 (`match` / `multi_match`) or by the `knn` query, through the official client.
  */
 import { parseEngineConfig } from 'irserve/plugin';
-import { z } from 'zod';
+import { z } from 'irserve/plugin';
 import { connectionFields, embeddingSchema } from '../common/config.js';
 
 /** A field name, optionally boosted (`title^2`). */

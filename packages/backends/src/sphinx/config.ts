@@ -3,7 +3,7 @@
  * Sphinx (local, real-time or distributed) searched through SphinxQL, the MySQL protocol.
  */
 import { parseEngineConfig } from 'irserve/plugin';
-import { z } from 'zod';
+import { z } from 'irserve/plugin';
 import { connectionFields, embeddingSchema } from '../common/config.js';
 
 const name = z

@@ -5,7 +5,7 @@
  * ONNX model (`encoder`, run by @irserve/onnx): exactly one of the two.
  */
 import { parseEngineConfig } from 'irserve/plugin';
-import { z } from 'zod';
+import { z } from 'irserve/plugin';
 import { encoderConfigSchema } from './encoder-config.js';
 
 /** Fields that only mean something for the embeddings API. */

@@ -2,7 +2,7 @@
  * `encoder`: the local ONNX model of a Dense service. Kept free of any import of
  * @irserve/onnx, so a Dense service over an embeddings API never loads the ONNX runtime.
  */
-import { z } from 'zod';
+import { z } from 'irserve/plugin';
 
 export const encoderConfigSchema = z.strictObject({
   model_path: z

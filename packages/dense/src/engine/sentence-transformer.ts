@@ -4,7 +4,8 @@
  * `embedding_model_name` is a local model folder here: nothing is downloaded.
  */
 import { parseEngineConfig, type EngineInit } from 'irserve/plugin';
-import { z, type ZodType } from 'zod';
+import type { ZodType } from 'zod';
+import { z } from 'irserve/plugin';
 import type { DenseConfig } from './config.js';
 import { Dense } from './dense.js';
 

@@ -4,7 +4,7 @@
  */
 import { denseConfigSchema, type DenseConfig } from '@irserve/dense';
 import { parseEngineConfig } from 'irserve/plugin';
-import { z } from 'zod';
+import { z } from 'irserve/plugin';
 import { checkModelPath, ggufModelFields } from './model-config.js';
 
 const dense = denseConfigSchema.shape;

@@ -2,7 +2,7 @@
  * The config fields every GGUF engine shares: the model file and where it runs. RoutIR's
  * `model_name_or_path` is accepted as an alias of `model_path`.
  */
-import { z } from 'zod';
+import { z } from 'irserve/plugin';
 import { llamaDeviceSchema } from '../llama/device.js';
 
 export const ggufModelFields = {

@@ -3,7 +3,7 @@
  * (`model_name_or_path`, `batch_size`, `max_length`, the instruction) plus the device fields.
  */
 import { parseEngineConfig } from 'irserve/plugin';
-import { z } from 'zod';
+import { z } from 'irserve/plugin';
 import { checkModelPath, ggufModelFields } from './model-config.js';
 
 export const ggufRerankerConfigSchema = z

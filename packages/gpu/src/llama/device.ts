@@ -4,7 +4,7 @@
  * come with `npx irserve-gpu-install cuda|vulkan` on a GPU host.
  */
 import { IrserveError } from 'irserve/plugin';
-import { z } from 'zod';
+import { z } from 'irserve/plugin';
 
 export const LLAMA_DEVICES = ['auto', 'cuda', 'vulkan', 'cpu'] as const;
 export type LlamaDevice = (typeof LLAMA_DEVICES)[number];

@@ -1,5 +1,5 @@
 import type { RedisOptions } from 'ioredis';
-import { z } from 'zod';
+import { z } from '../prebundled/zod.js';
 
 /**
  * `cache_kv_kwargs`: client settings for the key-value store. irserve's names and redis-py's

@@ -1,4 +1,4 @@
-import { pino } from 'pino';
+import { pino } from '../prebundled/pino.js';
 import { buildEngineTypes } from '../app/engine-catalog.js';
 import { configJsonSchema } from '../config/json-schema.js';
 import { UsageError } from './usage-error.js';

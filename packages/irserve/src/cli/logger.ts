@@ -1,4 +1,5 @@
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { pino } from '../prebundled/pino.js';
 import { UsageError } from './usage-error.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { pino } from 'pino';
+import { pino } from '../prebundled/pino.js';
 import { createApp } from '../app.js';
 import { serviceDescriptions } from '../app/assemble.js';
 import { loadConfigFile } from '../config/load.js';

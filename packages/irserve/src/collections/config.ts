@@ -3,7 +3,7 @@
  * configs work unchanged). Owned by the collections module. Unknown keys are rejected.
  * See docs/collections.md for a working example of every source kind.
  */
-import { z } from 'zod';
+import { z } from '../prebundled/zod.js';
 
 const fieldList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../prebundled/zod.js';
 
 /** A model name as clients send it (`text-embedding-3-small`, `BAAI/bge-m3`, `rerank-v3.5`). */
 const modelName = z

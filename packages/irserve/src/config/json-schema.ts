@@ -4,7 +4,7 @@
  * schema applied to the `config` of services naming the engine. Editors show every field's
  * description on hover and flag `"colection"` or `"k1": "0.9"` inside an engine's config.
  */
-import { z } from 'zod';
+import { z } from '../prebundled/zod.js';
 import type { EngineClass } from '../engines/contract.js';
 import { tidySchema } from '../util/tidy-schema.js';
 import { configSchema } from './schema.js';

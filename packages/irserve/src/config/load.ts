@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { z } from 'zod';
+import { z } from '../prebundled/zod.js';
 import { IrserveError } from '../errors.js';
 import { formatPath } from '../core/validate.js';
 import { configSchema, type IrserveConfig } from './schema.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../prebundled/zod.js';
 
 /** The `mcp` section: the Model Context Protocol endpoint `/mcp` (docs/mcp.md). */
 export const mcpConfigSchema = z.strictObject({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../prebundled/zod.js';
 import { collectionConfigSchema } from '../collections/config.js';
 import { compatConfigSchema } from './compat-schema.js';
 import { mcpConfigSchema } from './mcp-schema.js';

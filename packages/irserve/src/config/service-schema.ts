@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../prebundled/zod.js';
 
 /** Processor names: irserve's own and RoutIR's class names (accepted for compatibility). */
 export const PROCESSOR_NAMES = {

@@ -5,7 +5,7 @@
  * it would parse dozens (docs/federation.md). Each item is validated and answered on its own:
  * one bad item never fails the others.
  */
-import { z } from 'zod';
+import { z } from '../prebundled/zod.js';
 import { errorBody, toIrserveError } from '../errors.js';
 import type { CallOptions } from '../registry/types.js';
 import type { AppCore } from './app-core.js';

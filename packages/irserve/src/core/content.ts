@@ -2,7 +2,7 @@
  * Transport-neutral content handlers: `POST /content` (JSON) and `GET /content/:collection/:id`
  * (raw text or bytes).
  */
-import { z } from 'zod';
+import { z } from '../prebundled/zod.js';
 import { badRequest } from '../errors.js';
 import type { BytesDocument, ContentResult, TextDocument } from '../collections/types.js';
 import type { AppCore } from './app-core.js';

@@ -2,7 +2,7 @@
  * irserve's own `/embed` and `/embed_sparse`: `{service, input, kind?, encoding_format?}` to
  * one vector per input, with the envelope fields of the other routes.
  */
-import { z } from 'zod';
+import { z } from '../prebundled/zod.js';
 import type { CallOptions } from '../registry/types.js';
 import type { AppCore } from './app-core.js';
 import { embedTexts, vectorBase64, vectorList } from './embed.js';

@@ -3,7 +3,7 @@
  * `/v1/embeddings`, TEI's `/embed`): the texts and the vector encoding, with one set of limits
  * and messages.
  */
-import { z } from 'zod';
+import { z } from '../prebundled/zod.js';
 import { MAX_EMBED_INPUTS } from './embed.js';
 
 const LIST_OR_TEXT = 'must be a string or an array of strings';

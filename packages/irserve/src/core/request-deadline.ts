@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../prebundled/zod.js';
 import { badRequest } from '../errors.js';
 import type { CallOptions } from '../registry/types.js';
 

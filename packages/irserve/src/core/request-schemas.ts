@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../prebundled/zod.js';
 import { timeoutField } from './request-deadline.js';
 
 const serviceName = z

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../prebundled/zod.js';
 import { timeoutField } from '../core/request-deadline.js';
 
 /** Longest pipeline expression accepted (a parse is linear; this bounds the work per request). */

@@ -5,13 +5,13 @@
  */
 import { connect } from 'node:net';
 import { Metadata, credentials, status as GrpcCode, type ServiceError } from '@grpc/grpc-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SearchRequest } from '../../src/engines/contract.js';
 import { loadRoutirProto } from '../../src/transports/grpc/proto.js';
 import { grpcInstance, type GrpcInstance } from '../grpc/helpers.js';
 import { testApp } from '../helpers/app.js';
 import { TEST_ENGINES } from '../helpers/engines.js';
-import { FAULT_ENGINES } from './fault-engines.js';
+import { FAULT_ENGINES, PoliteSlowSearch } from './fault-engines.js';
 
 /** Integer-like ids that a JavaScript object would list in ascending numeric order. */
 class NumericIdSearch {
@@ -119,12 +119,16 @@ describe('draining', () => {
       { services: [{ name: 'polite', engine: 'PoliteSlowSearch', config: { delay_ms: 300 } }] },
       { engines: [...TEST_ENGINES, ...FAULT_ENGINES] },
     );
+    const begun = PoliteSlowSearch.started;
     const slow = app.http.inject({
       method: 'POST',
       url: '/search',
       payload: { service: 'polite', query: 'a' },
     });
-    await new Promise((r) => setTimeout(r, 50));
+    // Close only once the first request is in the engine (a fixed wait loses that race under load).
+    await vi.waitFor(() => expect(PoliteSlowSearch.started).toBeGreaterThan(begun), {
+      timeout: 5_000,
+    });
     const closing = app.close();
     const late = await app.http.inject({
       method: 'POST',

@@ -39,11 +39,14 @@ export class HangingSearch {
 /** Sleeps `delay_ms` per batch but stops early when its signal aborts (a polite engine). */
 export class PoliteSlowSearch {
   static aborted = 0;
+  /** Batches begun: lets a test wait until a request is really in the engine. */
+  static started = 0;
   readonly delay: number;
   constructor({ config }: { config: Record<string, unknown> }) {
     this.delay = typeof config.delay_ms === 'number' ? config.delay_ms : 200;
   }
   async searchBatch(requests: SearchRequest[], options?: BatchOptions) {
+    PoliteSlowSearch.started++;
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(resolve, this.delay);
       options?.signal?.addEventListener('abort', () => {

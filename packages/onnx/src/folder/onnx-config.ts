@@ -5,7 +5,7 @@
  * `1_Pooling/config.json` imply. Extras read their own keys from `extra` (plaidx: `dim`,
  * `query_marker`, ...), so unknown keys are kept, not rejected.
  */
-import { z } from 'zod';
+import { z } from 'irserve/plugin';
 
 export const POOLING_NAMES = ['cls', 'mean', 'max', 'last_token', 'none'] as const;
 export type PoolingName = (typeof POOLING_NAMES)[number];

@@ -3,7 +3,7 @@
  * (Qwen3Reranker, MT5Reranker) for `model_path`, accepted as an alias.
  */
 import { parseEngineConfig } from 'irserve/plugin';
-import { z } from 'zod';
+import { z } from 'irserve/plugin';
 import { sessionOptionsSchema } from '../runtime/session-options.js';
 
 /** Qwen3-Reranker's prompt: the answer is the next token, "yes" or "no". */

@@ -4,7 +4,7 @@
  * tokens RoutIR's code takes but its config never passes on, and the session options.
  */
 import { parseEngineConfig } from 'irserve/plugin';
-import { z } from 'zod';
+import { z } from 'irserve/plugin';
 import type { AcquireSeq2SeqOptions } from '../runtime/session-pool.js';
 import { sessionOptionsSchema } from '../runtime/session-options.js';
 

@@ -1,5 +1,5 @@
 /** How an ONNX Runtime session is created: execution providers and threads. */
-import { z } from 'zod';
+import { z } from 'irserve/plugin';
 import { ONNX_DEVICES } from './device.js';
 
 export const sessionOptionsSchema = z.strictObject({

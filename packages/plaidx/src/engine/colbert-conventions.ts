@@ -4,7 +4,7 @@
  * `[MASK]` expansion, the document length and skip-list, and which output holds the tokens.
  */
 import { IrserveError } from 'irserve/plugin';
-import { z } from 'zod';
+import { z } from 'irserve/plugin';
 
 export const conventionsSchema = z.object({
   output: z.string().min(1).optional(),

@@ -6,7 +6,7 @@
  * can be set here and per request.
  */
 import { parseEngineConfig } from 'irserve/plugin';
-import { z } from 'zod';
+import { z } from 'irserve/plugin';
 
 const depthFields = {
   ncells: z

@@ -4,7 +4,7 @@
  * `id_to_subset_mapping`); the query encoder is chosen by `encoder`.
  */
 import { IrserveError, parseEngineConfig } from 'irserve/plugin';
-import { z } from 'zod';
+import { z } from 'irserve/plugin';
 
 export const lsrConfigSchema = z.strictObject({
   index_path: z.string().min(1).describe('Index directory written by irserve-build-sparse-index.'),

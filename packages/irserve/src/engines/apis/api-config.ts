@@ -3,7 +3,7 @@
  * to wait, how often to retry), their validation, and their translation to ApiHttpOptions.
  * Each engine extends `apiConfigFields` with its own fields in one strict zod object.
  */
-import { z } from 'zod';
+import { z } from '../../prebundled/zod.js';
 import { closest } from '../../config/suggest.js';
 import { formatPath } from '../../core/validate.js';
 import { IrserveError } from '../../errors.js';

@@ -2,7 +2,7 @@
  * A thin client for an OpenAI-compatible `/chat/completions` endpoint (OpenAI, vLLM, SGLang,
  * Ollama, LiteLLM, llama.cpp), and the config fields shared by the engines that use one.
  */
-import { z } from 'zod';
+import { z } from '../../prebundled/zod.js';
 import { apiConfigFields } from './api-config.js';
 import type { ApiHttpClient } from './api-http.js';
 import { missingPlaceholders } from './prompt.js';

@@ -3,7 +3,7 @@
  * embeddings from an OpenAI-compatible `/embeddings` endpoint. Every distinct text of a batch
  * (queries and passages together) is embedded in one call. See docs/model-apis.md.
  */
-import { z } from 'zod';
+import { z } from '../../prebundled/zod.js';
 import { badRequest } from '../../errors.js';
 import { BaseEngine, type EngineInit, type ScoreRequest } from '../contract.js';
 import { apiConfigFields, httpOptions, parseApiConfig } from './api-config.js';

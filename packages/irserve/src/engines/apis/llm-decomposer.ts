@@ -3,7 +3,7 @@
  * `limit` sub-queries. Any answer is read robustly (decompose-parse.ts); one with nothing
  * usable gives `[query]`, never an error. See docs/model-apis.md.
  */
-import { z } from 'zod';
+import { z } from '../../prebundled/zod.js';
 import { BaseEngine, type DecomposeRequest, type EngineInit } from '../contract.js';
 import { httpOptions, parseApiConfig } from './api-config.js';
 import { ApiHttpClient } from './api-http.js';

@@ -3,7 +3,7 @@
  * with a yes/no prompt; the score is p(yes) / (p(yes) + p(no)) from the first token's logprobs,
  * or read from the answer text when the server returns none. See docs/model-apis.md.
  */
-import { z } from 'zod';
+import { z } from '../../prebundled/zod.js';
 import { badRequest } from '../../errors.js';
 import { BaseEngine, type EngineInit, type Passage, type ScoreRequest } from '../contract.js';
 import { httpOptions, parseApiConfig } from './api-config.js';

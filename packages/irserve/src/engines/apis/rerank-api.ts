@@ -2,7 +2,7 @@
  * The `RerankAPI` engine (score role): scores passages with a hosted or self-served rerank API
  * (Cohere, Jina, Voyage, Hugging Face TEI, vLLM). See docs/model-apis.md.
  */
-import { z } from 'zod';
+import { z } from '../../prebundled/zod.js';
 import { badRequest } from '../../errors.js';
 import { BaseEngine, type EngineInit, type ScoreRequest } from '../contract.js';
 import { apiConfigFields, httpOptions, parseApiConfig } from './api-config.js';

@@ -2,7 +2,7 @@
  * The BM25 engine's `config` object (docs/bm25.md). Strict: unknown keys are errors; every
  * problem names its field (`config.k1: ...`).
  */
-import { z } from 'zod';
+import { z } from '../../prebundled/zod.js';
 import { parseEngineConfig } from '../engine-config.js';
 
 export const bm25ConfigSchema = z.strictObject({

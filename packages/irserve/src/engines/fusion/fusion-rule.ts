@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../prebundled/zod.js';
 import type { FuseRequest, Scores } from '../contract.js';
 
 /**

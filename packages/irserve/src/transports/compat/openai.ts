@@ -2,7 +2,7 @@
  * OpenAI `POST /v1/embeddings` and `GET /v1/models` (https://platform.openai.com/docs/api-reference/embeddings),
  * served from embed services through their processors (batched and cached per text).
  */
-import { z } from 'zod';
+import { z } from '../../prebundled/zod.js';
 import type { AppCore } from '../../core/app-core.js';
 import { embedTexts, vectorBase64, vectorList } from '../../core/embed.js';
 import { embedInputsSchema, encodingFormatSchema } from '../../core/embed-schemas.js';

@@ -4,7 +4,7 @@
  * by a score service or by a pipeline run as a reranker.
  */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import { z } from '../../prebundled/zod.js';
 import type { AppCore } from '../../core/app-core.js';
 import { parseRequest } from '../../core/validate.js';
 import { badRequest } from '../../errors.js';

@@ -4,7 +4,7 @@
  * so the routes carry no model name: `compat.tei` picks it. `/embed` and `/embed_sparse` are
  * also irserve's own routes; a body with `inputs` is TEI's, a body with `service` irserve's.
  */
-import { z } from 'zod';
+import { z } from '../../prebundled/zod.js';
 import type { AppCore } from '../../core/app-core.js';
 import { embedTexts, vectorList } from '../../core/embed.js';
 import { embedInputsSchema } from '../../core/embed-schemas.js';

@@ -1,10 +1,6 @@
 import { createRequire } from 'node:module';
-import Fastify, {
-  LogController,
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyServerOptions,
-} from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
+import { Fastify, LogController } from '../../prebundled/fastify.js';
 import type { Logger } from 'pino';
 import { createBearerCheck } from '../../auth/bearer.js';
 import type { AppCore } from '../../core/app-core.js';

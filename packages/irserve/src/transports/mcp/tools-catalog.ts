@@ -1,7 +1,7 @@
 /** The MCP tools that describe and read: `list_services` and `get_document`. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import { z } from '../../prebundled/zod.js';
 import type { BytesDocument, TextDocument } from '../../collections/types.js';
 import type { AppCore } from '../../core/app-core.js';
 import { type Capability } from '../../engines/contract.js';

@@ -1,6 +1,6 @@
 /** The MCP tools that rank: `search`, `run_pipeline`, `score`, `fuse`, `decompose_query`. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
+import { z } from '../../prebundled/zod.js';
 import type { AppCore } from '../../core/app-core.js';
 import { decomposeQuery, fuse, score, search } from '../../core/handlers.js';
 import { pipelineGuide } from './guide.js';

@@ -3,7 +3,7 @@
  * every route to `collect`, and `document()` turns their zod schemas (the ones the handlers
  * validate with) into `components.schemas`. Nothing here lists routes by hand.
  */
-import { z } from 'zod';
+import { z } from '../../../prebundled/zod.js';
 import { defaultErrors, ERROR_STATUS_TEXT } from './errors-doc.js';
 import type { NamedSchema, ResponseSchemas, RouteDoc } from './route-doc.js';
 import { tidySchema } from '../../../util/tidy-schema.js';

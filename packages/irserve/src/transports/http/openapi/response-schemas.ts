@@ -3,7 +3,7 @@
  * (and from the request schemas the handlers validate with), and `@irserve/client` generates
  * its types from that document, so a field added here reaches the client's types.
  */
-import { z } from 'zod';
+import { z } from '../../../prebundled/zod.js';
 import { ERROR_CATALOG, type ErrorCode } from '../../../errors.js';
 
 const ranking = z

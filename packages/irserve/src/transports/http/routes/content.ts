@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { z } from '../../../prebundled/zod.js';
 import type { AppCore } from '../../../core/app-core.js';
 import { contentRequestSchema, getContent, getRawContent } from '../../../core/content.js';
 import { badRequest } from '../../../errors.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { z } from '../../../prebundled/zod.js';
 import type { AppCore } from '../../../core/app-core.js';
 import { batchRequestSchema, runBatch } from '../../../core/batch.js';
 import { healthFor } from '../../../core/availability.js';
