@@ -12,6 +12,7 @@ import type { EngineClass } from './engines/contract.js';
 import type { MetricsServer } from './metrics/metrics-server.js';
 import { deferredMetrics, type DeferredMetrics } from './metrics/deferred-metrics.js';
 import type { GrpcServerHandle } from './transports/grpc/index.js';
+import { drainingClose } from './transports/http/close-http.js';
 
 export interface AppOptions {
   /** Logger to use; default: pino at `info` to stdout. */
@@ -89,6 +90,7 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
     metrics: metrics && { metrics, route: metricsPort === undefined },
   });
   const { http, engines } = parts;
+  const closeHttp = drainingClose(http);
   let starting: Promise<void> | undefined;
   let closing: Promise<void> | undefined;
   const start = () =>
@@ -118,7 +120,7 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
       ['drain', drain],
       ['metrics server', async () => metricsServer?.close()],
       ['grpc server', async () => grpc?.close()],
-      ['http server', () => closeHttp(http)],
+      ['http server', closeHttp],
       ['services', () => parts.registry.close()],
       ['server imports', async () => parts.federation?.close()],
       ...engines
@@ -200,19 +202,4 @@ function loadAfterListening(metrics: DeferredMetrics, logger: Logger): void {
   metrics.load().catch((error: unknown) => {
     logger.error({ err: error }, 'metrics could not be loaded: /metrics answers 500');
   });
-}
-
-/**
- * Closes the HTTP server after its in-flight requests. Node closes only the keep-alive sockets
- * that are idle when close starts; one that is busy then stays open after its answer until the
- * keep-alive timeout (72 s in Fastify), holding the drain (and a SIGTERM) that long. So sockets
- * are closed as soon as they fall idle.
- */
-async function closeHttp(http: FastifyInstance): Promise<void> {
-  const sweep = setInterval(() => http.server.closeIdleConnections(), 50);
-  try {
-    await http.close();
-  } finally {
-    clearInterval(sweep);
-  }
 }
