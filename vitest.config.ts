@@ -11,6 +11,10 @@ export default defineConfig({
       { find: /^irserve\/plugin$/, replacement: src('irserve/src/plugin.ts') },
       { find: /^@irserve\/dense$/, replacement: src('dense/src/index.ts') },
       { find: /^@irserve\/onnx$/, replacement: src('onnx/src/index.ts') },
+      {
+        find: /^@irserve\/onnx\/leased-reranker$/,
+        replacement: src('onnx/src/rerank/leased-reranker.ts'),
+      },
       { find: /^@irserve\/sparse$/, replacement: src('sparse/src/index.ts') },
       { find: /^@irserve\/plaidx$/, replacement: src('plaidx/src/index.ts') },
       { find: /^@irserve\/gpu$/, replacement: src('gpu/src/index.ts') },

@@ -85,6 +85,7 @@ export {
 } from './rerank/config.js';
 export { PairScorer } from './rerank/pair-scorer.js';
 export { uniquePairs, type Pair, type UniquePairs } from './rerank/unique-pairs.js';
+export { LeasedReranker, type LoadedReranker } from './rerank/leased-reranker.js';
 export { MT5Reranker, MonoT5Reranker } from './rerank/mt5-reranker.js';
 export {
   MONOT5_PROMPT,

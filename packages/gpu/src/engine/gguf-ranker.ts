@@ -13,7 +13,7 @@ export interface Pair {
 }
 
 export interface GgufRanker {
-  score(pairs: Pair[]): Promise<number[]>;
+  score(pairs: readonly Pair[]): Promise<number[]>;
   close(): Promise<void>;
 }
 

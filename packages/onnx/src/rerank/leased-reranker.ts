@@ -10,7 +10,8 @@ import { uniquePairs } from './unique-pairs.js';
 /** A loaded reranker: its hold on the shared model, and what scores pairs with it. */
 export interface LoadedReranker {
   lease: { release(): Promise<void> };
-  scorer: { score(pairs: readonly Pair[]): Promise<number[]> };
+  /** `close`, where the scorer holds resources of its own (contexts), runs before the release. */
+  scorer: { score(pairs: readonly Pair[]): Promise<number[]>; close?(): Promise<void> };
 }
 
 export abstract class LeasedReranker<Loaded extends LoadedReranker> extends BaseEngine {
@@ -27,7 +28,9 @@ export abstract class LeasedReranker<Loaded extends LoadedReranker> extends Base
   async close(): Promise<void> {
     const ready = this.#ready;
     this.#ready = undefined;
-    await (await ready?.catch(() => undefined))?.lease.release();
+    const loaded = await ready?.catch(() => undefined);
+    await loaded?.scorer.close?.();
+    await loaded?.lease.release();
   }
 
   /** Scores every (query, passage) of the batch; identical pairs run once. */
