@@ -25,6 +25,7 @@ export default defineConfig({
   },
   test: {
     include: ['packages/*/test/**/*.test.ts'],
+    globalSetup: ['./vitest.tmpdir.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
