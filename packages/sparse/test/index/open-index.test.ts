@@ -2,8 +2,10 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openSparseIndex } from '../../src/index/open-index.js';
+import { verifyChecksums } from '../../src/index/verify-checksums.js';
 import { writeIndex } from '../../src/index/write-index.js';
 import { buildFromVectors, randomVectors, seeded } from '../helpers/random.js';
 
@@ -49,6 +51,32 @@ describe('sparse index files', () => {
     await expect(openSparseIndex(join(dir, 'idx'))).rejects.toThrow(
       /cannot read forward.impacts.u16/,
     );
+  });
+
+  it('checks the checksums in the background when asked, naming the damaged file', async () => {
+    const path = join(dir, 'idx', 'forward.impacts.u16');
+    const bytes = await readFile(path);
+    bytes[10] = bytes[10]! ^ 0xff;
+    await writeFile(path, bytes);
+    const opened = await openSparseIndex(join(dir, 'idx'), { verify: 'background' });
+    expect(opened.manifest.passages).toBe(300);
+    await expect(opened.verified).rejects.toThrow(
+      /forward.impacts.u16 does not match its checksum/,
+    );
+    bytes[10] = bytes[10] ^ 0xff;
+    await writeFile(path, bytes);
+    await expect(
+      (await openSparseIndex(join(dir, 'idx'), { verify: 'background' })).verified,
+    ).resolves.toBeUndefined();
+  });
+
+  it('checksums a file slice by slice exactly as whole', async () => {
+    const data = new Uint8Array(10_007).map((_, i) => (i * 7919) % 251);
+    const file = { name: 'f', data, crc32: crc32(data) };
+    await expect(verifyChecksums('d', [file], true, 1_000)).resolves.toBeUndefined();
+    await expect(
+      verifyChecksums('d', [{ ...file, crc32: file.crc32 ^ 1 }], true, 1_000),
+    ).rejects.toThrow(/d: f does not match its checksum/);
   });
 
   it('refuses an index from another version, a foreign manifest and a missing one', async () => {
