@@ -89,8 +89,9 @@ export class Manticore extends BackendEngine<mysql.Pool> {
     for (let i = 0; i < rows.length && kept < limit; i++) {
       const [docid, score] = rows[i]!;
       const id = typeof docid === 'string' ? docid : String(docid);
-      // The map has no prototype: `in` sees its own ids only (a repeated id keeps its first row).
-      if (id in scores) continue;
+      // A repeated id keeps its first row. A lookup (the map has no prototype: own ids only)
+      // rather than `in` or Object.hasOwn, which are slower on the driver's new strings.
+      if (scores[id] !== undefined) continue;
       scores[id] = Number(score) / scale;
       kept++;
     }
