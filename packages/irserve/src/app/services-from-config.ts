@@ -7,7 +7,7 @@ import type { IrserveConfig } from '../config/schema.js';
 import { ConfigError } from '../config/load.js';
 import { type Engine, capabilitiesOf } from '../engines/contract.js';
 import type { AppObserver } from '../metrics/observer.js';
-import { FUSION_ENGINES } from '../engines/fusion/index.js';
+import { FUSION_ENGINES, RANK_FUSION_ENGINES } from '../engines/fusion/index.js';
 import { buildService } from '../processors/build-service.js';
 import { createStore, isKvStore } from '../processors/create-store.js';
 import type { EngineTypes } from '../registry/engine-types.js';
@@ -144,6 +144,7 @@ function registerBuiltinFusion(
         maxQueue: 1,
         maxConcurrentBatches: 1,
         cache: undefined,
+        trustedResults: RANK_FUSION_ENGINES.has(engineClass),
         logger,
       }),
     );

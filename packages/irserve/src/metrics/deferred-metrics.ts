@@ -101,9 +101,18 @@ function deferredService(
     if (metrics) event(of(metrics));
     else later((loaded) => event(of(loaded)));
   };
+  // The two events of every engine call go straight to the loaded observer: no closure each.
   return {
-    onBatch: (size, pending) => forward((target) => target.onBatch(size, pending)),
-    onEngine: (seconds, ok) => forward((target) => target.onEngine(seconds, ok)),
+    onBatch: (size, pending) => {
+      const metrics = current();
+      if (metrics) of(metrics).onBatch(size, pending);
+      else forward((target) => target.onBatch(size, pending));
+    },
+    onEngine: (seconds, ok) => {
+      const metrics = current();
+      if (metrics) of(metrics).onEngine(seconds, ok);
+      else forward((target) => target.onEngine(seconds, ok));
+    },
     watchQueue: (depth) => forward((target) => target.watchQueue(depth)),
   };
 }

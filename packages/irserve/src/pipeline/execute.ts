@@ -122,7 +122,11 @@ async function runGroup(
     const size = rankings.reduce((n, ranking) => n + Object.keys(ranking).length, 0);
     context.trace.record(entry(merger, query, size, scores, result.cached), started);
   }
-  const expanded = [...(subQueries ?? NONE), ...flows.flatMap((flow) => flow.expanded)];
+  // Most groups have no expander anywhere below them: no arrays made to hold nothing.
+  const none = subQueries === undefined && flows.every((flow) => flow.expanded.length === 0);
+  const expanded = none
+    ? NONE
+    : [...(subQueries ?? NONE), ...flows.flatMap((flow) => flow.expanded)];
   return { scores, expanded };
 }
 

@@ -38,3 +38,28 @@ export const pipelineRequestSchema = z.strictObject({
 });
 
 export type PipelineRequest = z.output<typeof pipelineRequestSchema>;
+
+/** The fields `plainPipelineRequest` checks by hand; any other (runtime_kwargs, timeout) goes to zod. */
+const PLAIN_FIELDS = new Set(['pipeline', 'query', 'collection', 'explain', 'limit']);
+
+/**
+ * `body` itself when it certainly passes `pipelineRequestSchema` (checked by hand, without the
+ * copy zod makes, for the common body of a pipeline, a query and a collection); otherwise
+ * undefined, and the schema decides, with its messages. Never accepts what the schema rejects.
+ */
+export function plainPipelineRequest(body: unknown): PipelineRequest | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const fields = body as Record<string, unknown>;
+  for (const key in fields) if (!PLAIN_FIELDS.has(key)) return undefined;
+  const { pipeline, query, collection, explain, limit } = fields;
+  const valid =
+    typeof pipeline === 'string' &&
+    pipeline.length > 0 &&
+    pipeline.length <= MAX_PIPELINE_LENGTH &&
+    typeof query === 'string' &&
+    query.length <= 1_000_000 &&
+    (collection === undefined || (typeof collection === 'string' && collection.length > 0)) &&
+    (explain === undefined || typeof explain === 'boolean') &&
+    (limit === undefined || (Number.isSafeInteger(limit) && (limit as number) > 0));
+  return valid ? (fields as PipelineRequest) : undefined;
+}

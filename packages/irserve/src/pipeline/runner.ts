@@ -15,7 +15,11 @@ import { runSeq } from './execute.js';
 import { createPipelineCall, pipelineKey, type PipelineValue } from './pipeline-cache.js';
 import { PlanCache } from './plan-cache.js';
 import type { Plan } from './plan.js';
-import { pipelineRequestSchema, type PipelineRequest } from './request-schema.js';
+import {
+  pipelineRequestSchema,
+  plainPipelineRequest,
+  type PipelineRequest,
+} from './request-schema.js';
 import { topN } from './scores.js';
 import { Trace } from './trace.js';
 
@@ -50,7 +54,7 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
   const cache = createPipelineCall(deps.cache, deps.logger);
 
   async function run(body: unknown, given: CallOptions = {}): Promise<Record<string, unknown>> {
-    const request = parseRequest(pipelineRequestSchema, body);
+    const request = plainPipelineRequest(body) ?? parseRequest(pipelineRequestSchema, body);
     const options = withTimeout(given, request.timeout) ?? given;
     const plan = plans.get(request.pipeline);
     const bound = bindPlan(plan, request, deps);
@@ -60,16 +64,14 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
       run: () => execute(bound, request, trace, options),
     };
     const result = await cache.call(job, options);
-    const envelope: Record<string, unknown> = {
-      cached: result.cached,
-      ...(request.collection !== undefined ? { collection: request.collection } : {}),
-      pipeline: request.pipeline,
-      processed: true,
-      query: request.query,
-      scores: result.value.scores,
-      service: bound.service,
-      timestamp: result.timestamp,
-    };
+    const envelope: Record<string, unknown> = { cached: result.cached };
+    if (request.collection !== undefined) envelope.collection = request.collection;
+    envelope.pipeline = request.pipeline;
+    envelope.processed = true;
+    envelope.query = request.query;
+    envelope.scores = result.value.scores;
+    envelope.service = bound.service;
+    envelope.timestamp = result.timestamp;
     if (plan.expands) envelope.expanded_queries = [...new Set(result.value.expanded)];
     if (trace) {
       envelope.explain = explain(plan, trace, result.cached, cache.enabled);

@@ -30,6 +30,11 @@ export interface ServiceSpec<R extends Capability> {
   /** Longest a call may take, in milliseconds, unless the request asks for less; none if absent. */
   timeoutMs?: number;
   logger: Logger;
+  /**
+   * Whether the engine's results are valid by construction (irserve's rank-based fusion rules,
+   * whose inputs were checked): they are then not checked again. Default false.
+   */
+  trustedResults?: boolean;
   /** Metrics of the batches and engine calls (optional: none without metrics). */
   observer?: ServiceObserver | undefined;
   /** Cache hits and misses (optional). */
@@ -82,7 +87,10 @@ function effectiveDeadline(options: CallOptions | undefined, timeoutMs: number |
 export function buildService<R extends Capability>(spec: ServiceSpec<R>): BuiltService<R> {
   type Req = RoleIO[R]['request'];
   type Res = RoleIO[R]['result'];
-  const engineCall = observed(engineBatchCall(spec.engine, spec.role, spec.name), spec.observer);
+  const engineCall = observed(
+    engineBatchCall(spec.engine, spec.role, spec.name, spec.trustedResults !== true),
+    spec.observer,
+  );
   const key = cacheKeyFunction(spec.role, spec.name, spec.cacheKeyExclude ?? []);
   const log = spec.logger;
   const what = `service "${spec.name}"`;

@@ -21,3 +21,10 @@ export const FUSION_ENGINES: readonly EngineClass[] = [
   WeightedRRF,
   Borda,
 ];
+
+/**
+ * The built-in rules whose scores are finite numbers whatever the (checked) rankings hold: they
+ * add terms of ranks, never raw scores (RRF, weighted RRF, Borda). Their results need no check;
+ * the score-based rules can make NaN of infinite inputs and keep theirs.
+ */
+export const RANK_FUSION_ENGINES: ReadonlySet<EngineClass> = new Set([RRF, WeightedRRF, Borda]);

@@ -9,32 +9,45 @@ import type { Scores } from '../contract.js';
  */
 export function ranksOf(scores: Scores): Map<string, number> {
   const ranks = new Map<string, number>();
-  let previous = Number.NaN;
-  let rank = 0;
-  let index = 0;
-  const add = (id: string, score: number) => {
-    index++;
-    if (score !== previous) rank = index;
-    previous = score;
-    ranks.set(id, rank);
-  };
-  // Engines fill their maps best first: then the keys' own order is the sorted order (the sort
-  // is stable), and no pair per document is made or sorted.
-  const ids = Object.keys(scores);
-  if (isBestFirst(scores, ids)) for (const id of ids) add(id, scores[id]!);
-  else {
-    // Pairs made from the keys (Object.entries is slow on dictionary-mode maps).
-    const entries = ids.map((id): [string, number] => [id, scores[id]!]);
-    for (const [id, score] of entries.sort((x, y) => y[1] - x[1])) add(id, score);
-  }
+  forEachRank(scores, (id, rank) => ranks.set(id, rank));
   return ranks;
 }
 
-/** Whether `ids` (the map's keys in their own order) list non-increasing scores (NaN never does). */
-function isBestFirst(scores: Scores, ids: readonly string[]): boolean {
+/**
+ * Calls `visit` with each document of a ranking and its rank (as `ranksOf` gives them), best
+ * first: for a rule that only adds something per rank, without a Map per ranking.
+ *
+ * @example forEachRank({ a: 3, b: 5, c: 3 }, (id, rank) => ...) // b 1, a 2, c 2
+ */
+export function forEachRank(scores: Scores, visit: (id: string, rank: number) => void): void {
+  const ids = Object.keys(scores);
+  // Each score read once (a lookup in a dictionary-mode map is the costly part of a pass).
+  const values = new Float64Array(ids.length);
+  for (let i = 0; i < ids.length; i++) values[i] = scores[ids[i]!]!;
+  // Engines fill their maps best first: then the keys' own order is the sorted order (the sort
+  // is stable), and no pair per document is made or sorted.
+  const order = isBestFirst(values) ? undefined : byScore(values);
+  let previous = Number.NaN;
+  let rank = 0;
+  for (let index = 0; index < ids.length; index++) {
+    const at = order === undefined ? index : order[index]!;
+    const score = values[at]!;
+    if (score !== previous) rank = index + 1;
+    previous = score;
+    visit(ids[at]!, rank);
+  }
+}
+
+/** Indexes of `values` by descending value, equal values in their own order (a stable sort). */
+function byScore(values: Float64Array): number[] {
+  const order = Array.from(values.keys());
+  return order.sort((x, y) => values[y]! - values[x]!);
+}
+
+/** Whether `values` (the map's scores in its own key order) never increase (NaN never does). */
+function isBestFirst(values: Float64Array): boolean {
   let previous = Infinity;
-  for (const id of ids) {
-    const score = scores[id]!;
+  for (const score of values) {
     if (!(score <= previous)) return false;
     previous = score;
   }

@@ -1,7 +1,7 @@
 import type { FuseRequest, Scores } from '../contract.js';
 import { FusionRule } from './fusion-rule.js';
 import { nonNegativeNumber, rankingWeights } from './params.js';
-import { addTo, emptyScores, ranksOf } from './rankings.js';
+import { addTo, emptyScores, forEachRank } from './rankings.js';
 
 /** The usual RRF constant (Cormack et al. 2009). RoutIR's default of 0 over-rewards rank 1. */
 export const DEFAULT_RRF_K = 60;
@@ -38,10 +38,10 @@ function reciprocalRanks(
   weights: readonly number[] | undefined,
 ): Scores {
   const total = emptyScores();
-  rankings.forEach((ranking, index) => {
+  for (let index = 0; index < rankings.length; index++) {
     const weight = weights?.[index] ?? 1;
-    // k = 0 with rank >= 1 never divides by zero.
-    for (const [id, rank] of ranksOf(ranking)) addTo(total, id, weight / (k + rank));
-  });
+    // k = 0 with rank >= 1 never divides by zero. Ranks visited, not collected in a Map.
+    forEachRank(rankings[index]!, (id, rank) => addTo(total, id, weight / (k + rank)));
+  }
   return total;
 }
