@@ -106,7 +106,7 @@ export const lsrConfigSchema = z.strictObject({
    * slower from top 100 on; needs an index built with `--impact_ordered`, else a start-up error).
    */
   search: z
-    .enum(['auto', 'exhaustive', 'max-score', 'block-max', 'impact-ordered'])
+    .enum(['auto', 'exhaustive', 'max-score', 'block-max', 'bmp', 'impact-ordered'])
     .default('exhaustive')
     .describe(
       'How the top k is found; every strategy returns the same passages and scores. `exhaustive` (default), `auto` (`impact-ordered` up to top 50, else exhaustive), `max-score`, `block-max`, `impact-ordered` (needs an index built with `--impact_ordered`).',

@@ -7,13 +7,15 @@ import { openSparseIndex } from '../index/open-index.js';
 import type { SparseManifest } from '../index/manifest.js';
 import { hasImpactOrder, type SparseIndexData } from '../index/types.js';
 import { blockMaxScratch, blockMaxSearch } from '../search/block-max.js';
+import { bmpScratch, bmpSearch } from '../search/bmp/bmp-search.js';
 import { exhaustiveScratch, exhaustiveSearch } from '../search/exhaustive.js';
 import { impactOrderedScratch, impactOrderedSearch } from '../search/impact-ordered.js';
 import { maxScoreScratch, maxScoreSearch } from '../search/max-score.js';
 import type { QueryTerms } from '../search/query-terms.js';
 import type { PassageHits, SearchOptions } from '../search/types.js';
 
-export type SearchStrategy = 'auto' | 'exhaustive' | 'max-score' | 'block-max' | 'impact-ordered';
+export type SearchStrategy =
+  'auto' | 'exhaustive' | 'max-score' | 'block-max' | 'bmp' | 'impact-ordered';
 
 /**
  * `auto` searches with `impact-ordered` up to this many passages, exhaustively above: on the
@@ -54,6 +56,10 @@ export function boundSearch(index: SparseIndexData, strategy: SearchStrategy): B
     case 'block-max': {
       const scratch = blockMaxScratch(index);
       return (query, options) => blockMaxSearch(index, query, options, scratch);
+    }
+    case 'bmp': {
+      const scratch = bmpScratch(index);
+      return (query, options) => bmpSearch(index, query, options, scratch);
     }
     case 'impact-ordered': {
       if (!hasImpactOrder(index)) throw new Error('the index has no impact-ordered lists');
