@@ -66,8 +66,13 @@ describe('search: bmp (block bounds of 8 passages summed with SIMD)', () => {
       (v, i) => ({ ...v, vector: { ...v.vector, everywhere: 0.1 + (i % 7) * 0.3 } }),
     );
     const index = buildFromVectors(vectors, { quantization: 50 });
-    for (const query of [{ everywhere: 1 }, { t3: 2 }, { t49: 1, everywhere: 0.05 }, { none: 1 }])
-      expectSame(index, query, [1, 10, 300, 301, 5000]);
+    const queries: Record<string, number>[] = [
+      { everywhere: 1 },
+      { t3: 2 },
+      { t49: 1, everywhere: 0.05 },
+      { none: 1 },
+    ];
+    for (const query of queries) expectSame(index, query, [1, 10, 300, 301, 5000]);
   });
 
   it('breaks ties by passage order, whichever block is scored first', () => {
@@ -89,8 +94,12 @@ describe('search: bmp (block bounds of 8 passages summed with SIMD)', () => {
     }));
     for (const quantization of [50, 0, 100]) {
       const index = buildFromVectors(vectors, { quantization });
-      for (const query of [{ common: 1 }, { rare: 1, common: 0.1 }, { u3: 2, common: 1 }])
-        expectSame(index, query, [1, 5, 64, 1000]);
+      const queries: Record<string, number>[] = [
+        { common: 1 },
+        { rare: 1, common: 0.1 },
+        { u3: 2, common: 1 },
+      ];
+      for (const query of queries) expectSame(index, query, [1, 5, 64, 1000]);
     }
   });
 
