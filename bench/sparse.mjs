@@ -10,6 +10,8 @@
 //   npm run build && node bench/sparse.mjs [--n 100000] [--queries 200] [--vocab 30000]
 //       [--terms 120] [--block_size 32] [--quantization 50] [--threads 1] [--seed 1]
 //       [--corpus topical|iid] [--topics N] [--reorder] [--in_memory] [--repeat 3]
+//       [--ks 10,1000] [--only bmp,auto] [--bmp_block 8] [--bmp_dense 0.0625]
+//       [--save DIR | --load DIR]
 //   node --max-old-space-size=12000 bench/sparse.mjs --big   (1,000,000 passages)
 //
 // The corpus follows published SPLADE statistics: about 120 non-zero terms per passage and
@@ -45,6 +47,8 @@ const { values } = parseArgs({
     in_memory: { type: 'boolean', default: false },
     save: { type: 'string' },
     load: { type: 'string' },
+    ks: { type: 'string', default: '10,1000' },
+    only: { type: 'string' },
     bmp_block: { type: 'string', default: '8' },
     bmp_dense: { type: 'string', default: String(1 / 16) },
   },
@@ -303,9 +307,12 @@ try {
       (_index, query, options, search) => search(query, options),
       boundSearch(index, 'auto'),
     ],
-  ];
+  ].filter(
+    ([name], i) =>
+      i === 0 || !values.only || values.only.split(',').some((s) => name.startsWith(s)),
+  );
   const rows = [];
-  for (const k of [10, 1000]) {
+  for (const k of values.ks.split(',').map(Number)) {
     console.error(`searching, top ${k}...`);
     const runs = strategies.map(([name, search, scratch]) => ({
       name,

@@ -14,26 +14,32 @@
  * below `threshold * scale`.
  */
 import type { SparseIndexData } from '../../index/types.js';
-import { scorePassages } from '../block-max.js';
 import type { QueryTerms } from '../query-terms.js';
 import { TopK } from '../top-k.js';
 import type { PassageHits, SearchOptions } from '../types.js';
 import { boundMatrix, type BoundMatrix, type BoundMatrixOptions } from './bound-matrix.js';
 import { bucketScratch, visitByBound, type BucketScratch } from './bucket-order.js';
+import { forwardView, scoreRange, scoreRangeInt, type ForwardView } from './forward-view.js';
 
 /** Relative margin added to every multiplier (covers floating-point rounding of scores). */
 const MARGIN = 1 + 1e-6;
-/** Largest multiplier of a dense term (u16 lanes). */
-const MAX_MULT = 65_000;
-/** Largest sum of multipliers: 255 times it must stay below 2^32 (u32 bounds). */
-const MAX_MULT_SUM = 16_000_000;
+/** Largest multiplier of a term (u16 lanes; 1/32,000 of the heaviest term is precise enough). */
+const MAX_MULT = 32_000;
+/**
+ * Largest sum of multipliers: 255 times it stays below 2^31, so bounds are small integers for
+ * JavaScript (a u32 above 2^31 would be read as a double, several times slower).
+ */
+const MAX_MULT_SUM = 8_000_000;
 /** Blocks the first round of `visitByBound` gathers, at least. */
-const FIRST_ROUND_BLOCKS = 32;
+const FIRST_ROUND_BLOCKS = 512;
 
 /** The bounds (shared, read-only after set-up) and the scratch of one searcher. */
 export interface BmpScratch {
   matrix: BoundMatrix;
+  forward: ForwardView;
   termWeights: Float64Array;
+  /** The same weights as integers, for integer indexes whose scores fit 31 bits. */
+  intWeights: Int32Array;
   buckets: BucketScratch;
   sparseTerms: Uint32Array;
   sparseMults: Float64Array;
@@ -49,7 +55,9 @@ export function bmpScratch(index: SparseIndexData, options?: BoundMatrixOptions)
   const matrix = boundMatrix(index, options);
   return {
     matrix,
+    forward: forwardView(index),
     termWeights: new Float64Array(index.terms.length),
+    intWeights: new Int32Array(index.quantization > 0 ? index.terms.length : 0),
     buckets: bucketScratch(matrix.blocks),
     sparseTerms: new Uint32Array(index.terms.length),
     sparseMults: new Float64Array(index.terms.length),
@@ -61,7 +69,10 @@ export function bmpScratch(index: SparseIndexData, options?: BoundMatrixOptions)
  * the scale (bound units per score unit; 0 when no query term has postings) and the count of
  * sparse terms.
  */
-function prepare(query: QueryTerms, scratch: BmpScratch): { scale: number; sparse: number } {
+function prepare(
+  query: QueryTerms,
+  scratch: BmpScratch,
+): { scale: number; sparse: number; largestScore: number } {
   const { units, denseRow, kernel } = scratch.matrix;
   let largest = 0;
   let total = 0;
@@ -71,7 +82,7 @@ function prepare(query: QueryTerms, scratch: BmpScratch): { scale: number; spars
     total += worth;
   }
   kernel.reset();
-  if (total === 0) return { scale: 0, sparse: 0 };
+  if (total === 0) return { scale: 0, sparse: 0, largestScore: 0 };
   const room = MAX_MULT_SUM - query.terms.length;
   if (room <= 0) throw new RangeError(`a query of ${query.terms.length} terms is too long`);
   const scale = Math.min(MAX_MULT / (largest * MARGIN), room / (total * MARGIN));
@@ -87,7 +98,8 @@ function prepare(query: QueryTerms, scratch: BmpScratch): { scale: number; spars
       scratch.sparseMults[sparse++] = mult;
     }
   }
-  return { scale, sparse };
+  // A term's largest impact is at most 255 units (exactly 255 when its unit is not 1).
+  return { scale, sparse, largestScore: 255 * total };
 }
 
 /** Every block's bound: dense rows in the kernel, then the sparse lists; returns the largest. */
@@ -111,6 +123,12 @@ function sumBounds(scratch: BmpScratch, sparse: number): { max: number; work: nu
   return { max, work };
 }
 
+/** Sets (or, with `clear`, zeroes) the query's weights in the table the scoring reads. */
+function setWeights(query: QueryTerms, table: Float64Array | Int32Array, clear: boolean): void {
+  for (let i = 0; i < query.terms.length; i++)
+    table[query.terms[i]!] = clear ? 0 : query.weights[i]!;
+}
+
 /**
  * The top k passages, equal to `exhaustiveSearch`'s, scoring only the blocks that can matter.
  *
@@ -122,35 +140,30 @@ export function bmpSearch(
   options: SearchOptions,
   scratch: BmpScratch,
 ): PassageHits {
-  const { matrix, termWeights } = scratch;
+  const { matrix, forward, termWeights, intWeights } = scratch;
   const top = new TopK(options.k);
-  const { scale, sparse } = prepare(query, scratch);
+  const { scale, sparse, largestScore } = prepare(query, scratch);
   if (scale === 0 || options.k === 0) return { ...top.sorted(), work: 0, scored: 0 };
   const summed = sumBounds(scratch, sparse);
-  let work = summed.work + scratch.matrix.kernel.groups * (query.terms.length - sparse);
+  let work = summed.work + matrix.kernel.groups * (query.terms.length - sparse);
   let scored = 0;
-  for (let i = 0; i < query.terms.length; i++) termWeights[query.terms[i]!] = query.weights[i]!;
+  const integer = index.quantization > 0 && largestScore < 2 ** 31;
+  setWeights(query, integer ? intWeights : termWeights, false);
   const blockSize = 2 ** matrix.blockShift;
   const passages = index.passageIds.length;
   const scoreBlock = (block: number) => {
     const first = block * blockSize;
-    const done = scorePassages(
-      index,
-      first,
-      Math.min(passages, first + blockSize),
-      termWeights,
-      options,
-      top,
-    );
-    work += done.work;
-    scored += done.scored;
+    const last = Math.min(passages, first + blockSize);
+    scored += integer
+      ? scoreRangeInt(forward, first, last, intWeights, options.filter, top)
+      : scoreRange(forward, first, last, termWeights, options.filter, top);
+    work += forward.offsets[last]! - forward.offsets[first]!;
   };
   const firstRound = Math.max(FIRST_ROUND_BLOCKS, 2 * Math.ceil(options.k / blockSize));
   const threshold = () => top.threshold * scale;
-  const bounds = matrix.kernel.bounds;
   // Read after the visits: `work += visitByBound(...)` would drop what scoreBlock added.
   const passes = visitByBound(
-    bounds,
+    matrix.kernel.bounds,
     matrix.blocks,
     summed.max,
     firstRound,
@@ -159,6 +172,6 @@ export function bmpSearch(
     scratch.buckets,
   );
   work += passes;
-  for (let i = 0; i < query.terms.length; i++) termWeights[query.terms[i]!] = 0;
+  setWeights(query, integer ? intWeights : termWeights, true);
   return { ...top.sorted(), work, scored };
 }

@@ -34,7 +34,7 @@ export interface BoundMatrix {
   kernel: BoundsKernel;
   /** Sparse terms' blocks (ascending) and bytes at `[sparseOffsets[t], sparseOffsets[t + 1])`. */
   sparseOffsets: Uint32Array;
-  sparseBlocks: Uint32Array;
+  sparseBlocks: Int32Array;
   sparseMax: Uint8Array;
 }
 
@@ -110,7 +110,7 @@ export function boundMatrix(index: SparseIndexData, options: BoundMatrixOptions 
     sparseOffsets[t + 1] = sparseOffsets[t]! + (denseRow[t]! >= 0 ? 0 : blockCounts[t]!);
   }
   const kernel = new BoundsKernel(blocks, denseTerms);
-  const sparseBlocks = new Uint32Array(sparseOffsets[terms]!);
+  const sparseBlocks = new Int32Array(sparseOffsets[terms]!);
   const sparseMax = new Uint8Array(sparseOffsets[terms]!);
   for (let t = 0; t < terms; t++) {
     const unit = units[t]!;

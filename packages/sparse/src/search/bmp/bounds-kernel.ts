@@ -28,8 +28,11 @@ export class BoundsKernel {
   /** One u8 row of `groups * 16` bytes per dense term, row r at `rows.subarray(r * rowBytes)`. */
   readonly rows: Uint8Array;
   readonly rowBytes: number;
-  /** The bound of every block after `sum` (then the caller's sparse terms add to it). */
-  readonly bounds: Uint32Array;
+  /**
+   * The bound of every block after `sum` (then the caller's sparse terms add to it). Signed
+   * view: the caller keeps bounds below 2^31, so JavaScript reads them as small integers.
+   */
+  readonly bounds: Int32Array;
   readonly #kernel: BoundsExports;
   readonly #rowOffsets: Int32Array;
   readonly #mults: Uint16Array;
@@ -56,7 +59,7 @@ export class BoundsKernel {
       .exports as BoundsExports;
     this.#mults = new Uint16Array(memory.buffer, 0, 8 * denseRows);
     this.#rowOffsets = new Int32Array(memory.buffer, offsetsAt, denseRows);
-    this.bounds = new Uint32Array(memory.buffer, boundsAt, this.rowBytes);
+    this.bounds = new Int32Array(memory.buffer, boundsAt, this.rowBytes);
     this.rows = new Uint8Array(memory.buffer, this.#rowsAt, denseRows * this.rowBytes);
   }
 

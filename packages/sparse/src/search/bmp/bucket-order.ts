@@ -1,7 +1,7 @@
 /**
  * Visits the blocks whose bound reaches a rising threshold, highest bounds first, without
  * sorting them all: one pass counts the bounds into 1,024 buckets (the top bits of the bound);
- * then, round after round, the next buckets down that hold about `target` blocks (4 times more
+ * then, round after round, the next buckets down that hold about `target` blocks (8 times more
  * each round) are gathered in one pass over the bounds and visited bucket by bucket. The visit
  * stops at the first bucket whose highest possible bound is below the threshold: every block
  * with a bound at or above the threshold has been visited, none below it in a later bucket.
@@ -10,35 +10,49 @@
 export const BUCKETS = 1024;
 
 export interface BucketScratch {
-  counts: Uint32Array;
-  ends: Uint32Array;
+  counts: Int32Array;
+  /** Four sets of counts (see countBuckets). */
+  lanes: Int32Array;
+  ends: Int32Array;
   /** Gathered block numbers, bucket by bucket (highest first). */
-  order: Uint32Array;
+  order: Int32Array;
 }
 
 export function bucketScratch(blocks: number): BucketScratch {
   return {
-    counts: new Uint32Array(BUCKETS),
-    ends: new Uint32Array(BUCKETS),
-    order: new Uint32Array(blocks),
+    counts: new Int32Array(BUCKETS),
+    lanes: new Int32Array(4 * BUCKETS),
+    ends: new Int32Array(BUCKETS),
+    order: new Int32Array(blocks),
   };
 }
 
-/** Counts the positive bounds per bucket; returns the bucket shift. */
-function countBuckets(bounds: Uint32Array, blocks: number, max: number, counts: Uint32Array) {
+/**
+ * Counts the bounds per bucket; returns the bucket shift. Four blocks in a row often
+ * fall in the same bucket: four sets of counts (merged at the end) keep their increments from
+ * waiting on each other.
+ */
+function countBuckets(bounds: Int32Array, blocks: number, max: number, s: BucketScratch) {
   const bits = max === 0 ? 0 : 32 - Math.clz32(max);
   const shift = Math.max(0, bits - Math.log2(BUCKETS));
-  counts.fill(0);
-  for (let b = 0; b < blocks; b++) {
-    const bound = bounds[b]!;
-    if (bound !== 0) counts[bound >>> shift]!++;
+  const { counts, lanes } = s;
+  lanes.fill(0);
+  let b = 0;
+  for (; b + 3 < blocks; b += 4) {
+    lanes[bounds[b]! >>> shift]!++;
+    lanes[BUCKETS + (bounds[b + 1]! >>> shift)]!++;
+    lanes[2 * BUCKETS + (bounds[b + 2]! >>> shift)]!++;
+    lanes[3 * BUCKETS + (bounds[b + 3]! >>> shift)]!++;
   }
+  for (; b < blocks; b++) lanes[bounds[b]! >>> shift]!++;
+  for (let i = 0; i < BUCKETS; i++)
+    counts[i] = lanes[i]! + lanes[BUCKETS + i]! + lanes[2 * BUCKETS + i]! + lanes[3 * BUCKETS + i]!;
   return shift;
 }
 
-/** Gathers the positive bounds of buckets `[lo, hi)` into `order`, highest bucket first. */
+/** Gathers the blocks of buckets `[lo, hi)` into `order`, highest bucket first. */
 function gather(
-  bounds: Uint32Array,
+  bounds: Int32Array,
   blocks: number,
   shift: number,
   lo: number,
@@ -52,7 +66,7 @@ function gather(
   const high = hi * 2 ** shift;
   for (let b = 0; b < blocks; b++) {
     const bound = bounds[b]!;
-    if (bound >= low && bound < high && bound !== 0) order[--ends[bound >>> shift]!] = b;
+    if (bound >= low && bound < high) order[--ends[bound >>> shift]!] = b;
   }
 }
 
@@ -64,7 +78,7 @@ function gather(
  * @example visitByBound(bounds, blocks, max, 64, () => top.threshold * scale, scoreBlock, s)
  */
 export function visitByBound(
-  bounds: Uint32Array,
+  bounds: Int32Array,
   blocks: number,
   max: number,
   firstTarget: number,
@@ -73,11 +87,11 @@ export function visitByBound(
   scratch: BucketScratch,
 ): number {
   const { counts, order } = scratch;
-  const shift = countBuckets(bounds, blocks, max, counts);
+  const shift = countBuckets(bounds, blocks, max, scratch);
   const highest = (bucket: number) => (bucket + 1) * 2 ** shift - 1;
   let passes = 1;
   let hi = (max >>> shift) + 1;
-  for (let target = firstTarget; hi > 0; target *= 4) {
+  for (let target = firstTarget; hi > 0; target *= 8) {
     let lo = hi;
     for (let n = 0; lo > 0 && n < target && highest(lo - 1) >= threshold();) n += counts[--lo]!;
     if (lo === hi) break;
@@ -88,7 +102,8 @@ export function visitByBound(
       if (highest(bucket) < threshold()) return passes * blocks;
       for (const end = at + counts[bucket]!; at < end; at++) {
         const block = order[at]!;
-        if (bounds[block]! >= threshold()) visit(block);
+        // A bound of 0 (no query term in the block) is never visited, even before the top k fills.
+        if (bounds[block]! !== 0 && bounds[block]! >= threshold()) visit(block);
       }
     }
     hi = lo;
