@@ -10,7 +10,7 @@
 //   npm run build && node bench/sparse.mjs [--n 100000] [--queries 200] [--vocab 30000]
 //       [--terms 120] [--block_size 32] [--quantization 50] [--threads 1] [--seed 1]
 //       [--corpus topical|iid] [--topics N] [--reorder] [--in_memory] [--repeat 3]
-//       [--ks 10,1000] [--only bmp,auto] [--bmp_block 8] [--bmp_dense 0.0625]
+//       [--ks 10,1000] [--only bmp,auto] [--bmp_block 4] [--bmp_dense 0.0625]
 //       [--save DIR | --load DIR]
 //   node --max-old-space-size=12000 bench/sparse.mjs --big   (1,000,000 passages)
 //
@@ -49,7 +49,7 @@ const { values } = parseArgs({
     load: { type: 'string' },
     ks: { type: 'string', default: '10,1000' },
     only: { type: 'string' },
-    bmp_block: { type: 'string', default: '8' },
+    bmp_block: { type: 'string', default: '4' },
     bmp_dense: { type: 'string', default: String(1 / 16) },
   },
 });
@@ -267,24 +267,26 @@ const loadAtStart = `at the start ${loadavg()
   .map((x) => x.toFixed(1))
   .join(' ')}`;
 
+const corpus = TOPICAL ? `topical corpus (${TOPICS} topics)` : 'iid corpus';
+
 /** The index and queries: built now (and kept in `--save DIR`), or those `--load DIR` kept. */
 async function prepare() {
   if (values.load) {
     const kept = JSON.parse(await readFile(join(dir, 'bench.json'), 'utf8'));
-    return { build: kept.build, queries: kept.queries.slice(0, QUERIES) };
+    return { build: kept.build, queries: kept.queries.slice(0, QUERIES), corpus: kept.corpus };
   }
   if (saved) await mkdir(dir, { recursive: true });
   const build = values.in_memory ? await buildInMemory(dir) : await buildFromJsonl(dir);
   const queries = queryVectors(build.sources);
   if (saved) {
     const kept = { ...build, sources: undefined };
-    await writeFile(join(dir, 'bench.json'), JSON.stringify({ build: kept, queries }));
+    await writeFile(join(dir, 'bench.json'), JSON.stringify({ build: kept, queries, corpus }));
   }
-  return { build, queries };
+  return { build, queries, corpus };
 }
 
 try {
-  const { build, queries } = await prepare();
+  const { build, queries, corpus } = await prepare();
   const opening = performance.now();
   const { index, manifest } = await openSparseIndex(join(dir, 'index'));
   const reopenSeconds = (performance.now() - opening) / 1000;
@@ -335,7 +337,6 @@ try {
       ]);
     }
   }
-  const corpus = TOPICAL ? `topical corpus (${TOPICS} topics)` : 'iid corpus';
   console.log(
     `\n${manifest.passages} passages (${manifest.documents} documents), ${corpus}, ${manifest.postings} postings, ` +
       `${manifest.vocabularySize} terms, quantization ${manifest.quantization}, block size ${manifest.blockSize}, ` +

@@ -70,7 +70,7 @@ describe('LSR start-up checks', () => {
     }
   }
 
-  it('refuses search impact-ordered on an index built without the lists; auto is exhaustive there', async () => {
+  it('refuses search impact-ordered on an index built without the lists; the others answer as exhaustive', async () => {
     await expect(startApp(world.config({ search: 'impact-ordered' }), world.dir)).rejects.toThrow(
       /config.search is "impact-ordered" but the index at config.index_path \(.*index\) was built without the impact-ordered lists: rebuild it with `irserve-build-sparse-index <encoded corpus> .*index --impact_ordered`/,
     );

@@ -15,6 +15,7 @@ import { buildFromVectors, randomVectors, seeded, type RandomVector } from '../h
 
 /** Block sizes and dense shares: every term dense, the usual split, every term sparse. */
 const LAYOUTS: BoundMatrixOptions[] = [
+  {},
   { blockSize: 8 },
   { blockSize: 8, denseShare: 0 },
   { blockSize: 8, denseShare: 2 },
@@ -46,7 +47,7 @@ function expectSame(
   }
 }
 
-describe('search: bmp (block bounds of 8 passages summed with SIMD)', () => {
+describe('search: bmp (small-block bounds summed with SIMD)', () => {
   for (const quantization of [50, 0, 1000]) {
     it(`equals exhaustive scoring on random postings (quantization ${quantization})`, () => {
       const random = seeded(100 + quantization);

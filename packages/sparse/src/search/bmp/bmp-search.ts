@@ -1,6 +1,6 @@
 /**
  * Block-max pruning made fast (Mallia, Suel and Tonellotto's BMP, SIGIR 2024, with small
- * blocks): every block of 8 passages gets an upper bound of its passages' scores, summed from
+ * blocks): every block of 4 passages gets an upper bound of its passages' scores, summed from
  * one-byte block maxima (dense rows with WebAssembly SIMD for the frequent terms, sparse lists
  * for the rare ones, all exact integer arithmetic); then blocks are scored exactly from the
  * forward index, highest bounds first (bucket by bucket, no full sort), until the next bound is
@@ -42,7 +42,7 @@ export interface BmpScratch {
   intWeights: Int32Array;
   buckets: BucketScratch;
   sparseTerms: Uint32Array;
-  sparseMults: Float64Array;
+  sparseMults: Int32Array;
 }
 
 /**
@@ -60,7 +60,7 @@ export function bmpScratch(index: SparseIndexData, options?: BoundMatrixOptions)
     intWeights: new Int32Array(index.quantization > 0 ? index.terms.length : 0),
     buckets: bucketScratch(matrix.blocks),
     sparseTerms: new Uint32Array(index.terms.length),
-    sparseMults: new Float64Array(index.terms.length),
+    sparseMults: new Int32Array(index.terms.length),
   };
 }
 
@@ -114,7 +114,7 @@ function sumBounds(scratch: BmpScratch, sparse: number): { max: number; work: nu
     const end = sparseOffsets[term + 1]!;
     for (let j = sparseOffsets[term]!; j < end; j++) {
       const block = sparseBlocks[j]!;
-      const bound = bounds[block]! + mult * sparseMax[j]!;
+      const bound = (bounds[block]! + mult * sparseMax[j]!) | 0;
       bounds[block] = bound;
       if (bound > max) max = bound;
     }

@@ -17,15 +17,15 @@ interface WasmApi {
 }
 
 const PAGE = 65536;
-/** Blocks per SIMD group: 16 u8 lanes. */
-export const GROUP_BLOCKS = 16;
+/** Blocks per step of the kernel: two 16-lane u8 vectors. */
+export const GROUP_BLOCKS = 32;
 /** wasm32 memories stop at 4 GiB. */
 const MAX_BYTES = 2 ** 32;
 
 export class BoundsKernel {
-  /** Blocks rounded up to whole groups. */
+  /** Blocks rounded up to whole steps of 32. */
   readonly groups: number;
-  /** One u8 row of `groups * 16` bytes per dense term, row r at `rows.subarray(r * rowBytes)`. */
+  /** One u8 row of `groups * 32` bytes per dense term, row r at `rows.subarray(r * rowBytes)`. */
   readonly rows: Uint8Array;
   readonly rowBytes: number;
   /**

@@ -1,81 +1,68 @@
 /**
  * Visits the blocks whose bound reaches a rising threshold, highest bounds first, without
- * sorting them all: one pass counts the bounds into 1,024 buckets (the top bits of the bound);
- * then, round after round, the next buckets down that hold about `target` blocks (8 times more
- * each round) are gathered in one pass over the bounds and visited bucket by bucket. The visit
- * stops at the first bucket whose highest possible bound is below the threshold: every block
- * with a bound at or above the threshold has been visited, none below it in a later bucket.
+ * sorting them all. Bounds fall into 1,024 buckets (their top bits). A sample (every 64th
+ * block) says which top buckets hold about `target` blocks; one pass over the bounds gathers
+ * the blocks of those buckets, a counting sort orders them by bucket, and they are visited
+ * bucket by bucket. Should the threshold still be below the gathered buckets, the next round
+ * gathers the buckets below (8 times the target). The visit stops at the first bucket whose
+ * highest possible bound is below the threshold: every block with a bound at or above the
+ * threshold has been visited, none below it in a later bucket.
  */
 
 export const BUCKETS = 1024;
+/** Every SAMPLE_STRIDE-th block is sampled to choose how far down a round gathers. */
+const SAMPLE_STRIDE = 64;
 
 export interface BucketScratch {
+  /** Sampled blocks per bucket. */
+  sampled: Int32Array;
+  /** Gathered blocks per bucket, then where each bucket ends in `order`. */
   counts: Int32Array;
-  /** Four sets of counts (see countBuckets). */
-  lanes: Int32Array;
-  ends: Int32Array;
-  /** Gathered block numbers, bucket by bucket (highest first). */
+  gathered: Int32Array;
+  /** Gathered blocks, bucket by bucket (highest first). */
   order: Int32Array;
 }
 
 export function bucketScratch(blocks: number): BucketScratch {
   return {
+    sampled: new Int32Array(BUCKETS),
     counts: new Int32Array(BUCKETS),
-    lanes: new Int32Array(4 * BUCKETS),
-    ends: new Int32Array(BUCKETS),
+    gathered: new Int32Array(blocks),
     order: new Int32Array(blocks),
   };
 }
 
-/**
- * Counts the bounds per bucket; returns the bucket shift. Four blocks in a row often
- * fall in the same bucket: four sets of counts (merged at the end) keep their increments from
- * waiting on each other.
- */
-function countBuckets(bounds: Int32Array, blocks: number, max: number, s: BucketScratch) {
-  const bits = max === 0 ? 0 : 32 - Math.clz32(max);
-  const shift = Math.max(0, bits - Math.log2(BUCKETS));
-  const { counts, lanes } = s;
-  lanes.fill(0);
-  let b = 0;
-  for (; b + 3 < blocks; b += 4) {
-    lanes[bounds[b]! >>> shift]!++;
-    lanes[BUCKETS + (bounds[b + 1]! >>> shift)]!++;
-    lanes[2 * BUCKETS + (bounds[b + 2]! >>> shift)]!++;
-    lanes[3 * BUCKETS + (bounds[b + 3]! >>> shift)]!++;
-  }
-  for (; b < blocks; b++) lanes[bounds[b]! >>> shift]!++;
-  for (let i = 0; i < BUCKETS; i++)
-    counts[i] = lanes[i]! + lanes[BUCKETS + i]! + lanes[2 * BUCKETS + i]! + lanes[3 * BUCKETS + i]!;
-  return shift;
-}
-
-/** Gathers the blocks of buckets `[lo, hi)` into `order`, highest bucket first. */
+/** Gathers the blocks of buckets `[lo, hi)` into `order`, highest bucket first; returns how many. */
 function gather(
   bounds: Int32Array,
   blocks: number,
   shift: number,
-  lo: number,
-  hi: number,
+  range: { lo: number; hi: number },
   s: BucketScratch,
-) {
-  const { counts, ends, order } = s;
-  let at = 0;
-  for (let bucket = hi - 1; bucket >= lo; bucket--) ends[bucket] = at += counts[bucket]!;
-  const low = lo * 2 ** shift;
-  const high = hi * 2 ** shift;
+): number {
+  const { counts, gathered, order } = s;
+  const low = range.lo * 2 ** shift;
+  const high = range.hi * 2 ** shift;
+  let n = 0;
   for (let b = 0; b < blocks; b++) {
     const bound = bounds[b]!;
-    if (bound >= low && bound < high) order[--ends[bound >>> shift]!] = b;
+    if (bound >= low && bound < high) gathered[n++] = b;
   }
+  counts.fill(0, range.lo, range.hi);
+  for (let i = 0; i < n; i++) counts[bounds[gathered[i]!]! >>> shift]!++;
+  let at = 0;
+  for (let bucket = range.hi - 1; bucket >= range.lo; bucket--)
+    counts[bucket] = at += counts[bucket]!;
+  for (let i = n - 1; i >= 0; i--) order[--counts[bounds[gathered[i]!]! >>> shift]!] = gathered[i]!;
+  return n;
 }
 
 /**
  * Calls `visit(block)` for every block whose bound is at or above `threshold()` (re-read after
- * each visit), highest buckets first; `firstTarget` is how many blocks the first round gathers.
- * Returns the bound entries read (passes over the bounds times the blocks).
+ * each visit), highest buckets first; `firstTarget` is about how many blocks the first round
+ * gathers. Returns the bounds read (passes over the bounds times the blocks, and the sample).
  *
- * @example visitByBound(bounds, blocks, max, 64, () => top.threshold * scale, scoreBlock, s)
+ * @example visitByBound(bounds, blocks, max, 512, () => top.threshold * scale, scoreBlock, s)
  */
 export function visitByBound(
   bounds: Int32Array,
@@ -86,27 +73,28 @@ export function visitByBound(
   visit: (block: number) => void,
   scratch: BucketScratch,
 ): number {
-  const { counts, order } = scratch;
-  const shift = countBuckets(bounds, blocks, max, scratch);
+  const { sampled, order } = scratch;
+  const shift = Math.max(0, (max === 0 ? 0 : 32 - Math.clz32(max)) - Math.log2(BUCKETS));
   const highest = (bucket: number) => (bucket + 1) * 2 ** shift - 1;
-  let passes = 1;
+  sampled.fill(0);
+  for (let b = 0; b < blocks; b += SAMPLE_STRIDE) sampled[bounds[b]! >>> shift]!++;
+  let reads = Math.ceil(blocks / SAMPLE_STRIDE);
   let hi = (max >>> shift) + 1;
   for (let target = firstTarget; hi > 0; target *= 8) {
     let lo = hi;
-    for (let n = 0; lo > 0 && n < target && highest(lo - 1) >= threshold();) n += counts[--lo]!;
+    for (let n = 0; lo > 0 && n * SAMPLE_STRIDE < target && highest(lo - 1) >= threshold();)
+      n += sampled[--lo]!;
     if (lo === hi) break;
-    gather(bounds, blocks, shift, lo, hi, scratch);
-    passes++;
-    let at = 0;
-    for (let bucket = hi - 1; bucket >= lo; bucket--) {
-      if (highest(bucket) < threshold()) return passes * blocks;
-      for (const end = at + counts[bucket]!; at < end; at++) {
-        const block = order[at]!;
-        // A bound of 0 (no query term in the block) is never visited, even before the top k fills.
-        if (bounds[block]! !== 0 && bounds[block]! >= threshold()) visit(block);
-      }
+    const count = gather(bounds, blocks, shift, { lo, hi }, scratch);
+    reads += blocks;
+    for (let at = 0; at < count; at++) {
+      const block = order[at]!;
+      const bound = bounds[block]!;
+      if (highest(bound >>> shift) < threshold()) return reads;
+      // A bound of 0 (no query term in the block) is never visited, even before the top k fills.
+      if (bound !== 0 && bound >= threshold()) visit(block);
     }
     hi = lo;
   }
-  return passes * blocks;
+  return reads;
 }
