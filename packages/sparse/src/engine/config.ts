@@ -100,7 +100,7 @@ export const lsrConfigSchema = z.strictObject({
    * `exhaustive` (every posting of every query term), `bmp` (block-max pruning over blocks of
    * 4 passages, bounds summed with SIMD; 6x-7x exhaustive at top 10 on the bench's million
    * passages, slower at top 1000; derives its bounds at start-up, about half a GB a million
-   * passages), `auto` (`bmp` up to top 200, `exhaustive` above), `max-score` (shortest
+   * passages), `auto` (`bmp` up to top 200, or top passages/1000 when more; `exhaustive` above), `max-score` (shortest
    * lists first; stops once the unread terms cannot lift a passage to the k-th score),
    * `block-max` (BMP over the index's blocks of 32 passages; for indexes built with
    * `--reorder cluster`), `impact-ordered` (heaviest postings first; needs an index built with
@@ -110,7 +110,7 @@ export const lsrConfigSchema = z.strictObject({
     .enum(['auto', 'exhaustive', 'max-score', 'block-max', 'bmp', 'impact-ordered'])
     .default('exhaustive')
     .describe(
-      'How the top k is found; every strategy returns the same passages and scores. `exhaustive` (default), `bmp` (block-max pruning over blocks of 4 passages, several times faster at small k), `auto` (`bmp` up to top 200, else exhaustive), `max-score`, `block-max`, `impact-ordered` (needs an index built with `--impact_ordered`).',
+      'How the top k is found; every strategy returns the same passages and scores. `exhaustive` (default), `bmp` (block-max pruning over blocks of 4 passages, several times faster at small k), `auto` (`bmp` up to top 200, or passages/1000 when more; else exhaustive), `max-score`, `block-max`, `impact-ordered` (needs an index built with `--impact_ordered`).',
     ),
   check_vocabulary: z
     .boolean()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUTO_BMP_MAX_K, boundSearch } from '../../src/engine/opened.js';
+import { AUTO_BMP_MAX_K, autoBmpMaxK, boundSearch } from '../../src/engine/opened.js';
 import { queryTerms } from '../../src/search/query-terms.js';
 import { buildFromVectors, randomVectors, seeded } from '../helpers/random.js';
 
@@ -21,5 +21,11 @@ describe('search: auto', () => {
         expect(Array.from(a.scores)).toEqual(Array.from(e.scores));
       }
     }
+  });
+
+  it('runs bmp up to top 200, or one per 1,000 passages on larger indexes', () => {
+    expect(autoBmpMaxK(800)).toBe(AUTO_BMP_MAX_K);
+    expect(autoBmpMaxK(100_000)).toBe(200);
+    expect(autoBmpMaxK(1_000_000)).toBe(1000);
   });
 });

@@ -39,9 +39,18 @@ export interface BoundMatrix {
   sparseMax: Uint8Array;
 }
 
+/** The postings' passages as an Int32Array view (read as small integers, not doubles, by V8). */
+function passagesOf(index: SparseIndexData): Int32Array | Uint32Array {
+  const passages = index.invertedPassages;
+  return index.passageIds.length < 2 ** 31
+    ? new Int32Array(passages.buffer, passages.byteOffset, passages.length)
+    : passages;
+}
+
 /** Distinct blocks of each term and its largest impact (one pass over the postings). */
 function termStats(index: SparseIndexData, shift: number) {
-  const { invertedOffsets, invertedPassages, invertedImpacts } = index;
+  const { invertedOffsets, invertedImpacts } = index;
+  const passages = passagesOf(index);
   const terms = index.terms.length;
   const blockCounts = new Uint32Array(terms);
   const maxima = new Float64Array(terms);
@@ -49,11 +58,13 @@ function termStats(index: SparseIndexData, shift: number) {
     let last = -1;
     let count = 0;
     let max = 0;
-    for (let j = invertedOffsets[t]!; j < invertedOffsets[t + 1]!; j++) {
-      const block = invertedPassages[j]! >>> shift;
+    const end = invertedOffsets[t + 1]!;
+    for (let j = invertedOffsets[t]!; j < end; j++) {
+      const block = passages[j]! >>> shift;
       if (block !== last) count++;
       last = block;
-      if (invertedImpacts[j]! > max) max = invertedImpacts[j]!;
+      const impact = invertedImpacts[j]!;
+      if (impact > max) max = impact;
     }
     blockCounts[t] = count;
     maxima[t] = max;
@@ -61,26 +72,40 @@ function termStats(index: SparseIndexData, shift: number) {
   return { blockCounts, maxima };
 }
 
-/** Calls `emit(block, max)` for every block of term `t`, in block order. */
-function eachBlockMax(
+/**
+ * Writes the block bytes of term `t`: into `row[block]` (a dense row), or else into
+ * `blocks`/`bytes` from `at` on (a sparse list). Byte i stands for impacts up to `i * unit`.
+ */
+function writeTerm(
   index: SparseIndexData,
+  passages: Int32Array | Uint32Array,
   t: number,
   shift: number,
-  emit: (block: number, max: number) => void,
+  unit: number,
+  out: { row: Uint8Array | undefined; blocks: Int32Array; bytes: Uint8Array; at: number },
 ): void {
-  const { invertedOffsets, invertedPassages, invertedImpacts } = index;
+  const { invertedOffsets, invertedImpacts } = index;
+  const { row, blocks, bytes } = out;
   const end = invertedOffsets[t + 1]!;
+  let at = out.at;
   let j = invertedOffsets[t]!;
   while (j < end) {
-    const block = invertedPassages[j]! >>> shift;
+    const block = passages[j]! >>> shift;
     let max = 0;
-    for (; j < end && invertedPassages[j]! >>> shift === block; j++)
-      if (invertedImpacts[j]! > max) max = invertedImpacts[j]!;
-    emit(block, max);
+    for (; j < end && passages[j]! >>> shift === block; j++) {
+      const impact = invertedImpacts[j]!;
+      if (impact > max) max = impact;
+    }
+    const byte = unit === 1 ? max : toByte(max, unit);
+    if (row !== undefined) row[block] = byte;
+    else {
+      blocks[at] = block;
+      bytes[at++] = byte;
+    }
   }
 }
 
-/** The byte of a block maximum: rounded up, at least 1, at most 255. */
+/** The byte of a block maximum: rounded up, at least 1, at most 255 (unit 1: integers up to 255, exact). */
 function toByte(max: number, unit: number): number {
   return Math.min(255, Math.max(1, Math.ceil(max / unit)));
 }
@@ -113,18 +138,17 @@ export function boundMatrix(index: SparseIndexData, options: BoundMatrixOptions 
   const kernel = new BoundsKernel(blocks, denseTerms);
   const sparseBlocks = new Int32Array(sparseOffsets[terms]!);
   const sparseMax = new Uint8Array(sparseOffsets[terms]!);
+  const passages = passagesOf(index);
   for (let t = 0; t < terms; t++) {
-    const unit = units[t]!;
-    if (denseRow[t]! >= 0) {
-      const row = kernel.rows.subarray(denseRow[t]! * kernel.rowBytes);
-      eachBlockMax(index, t, blockShift, (block, max) => (row[block] = toByte(max, unit)));
-    } else {
-      let at = sparseOffsets[t]!;
-      eachBlockMax(index, t, blockShift, (block, max) => {
-        sparseBlocks[at] = block;
-        sparseMax[at++] = toByte(max, unit);
-      });
-    }
+    const row =
+      denseRow[t]! >= 0 ? kernel.rows.subarray(denseRow[t]! * kernel.rowBytes) : undefined;
+    const at = sparseOffsets[t]!;
+    writeTerm(index, passages, t, blockShift, units[t]!, {
+      row,
+      blocks: sparseBlocks,
+      bytes: sparseMax,
+      at,
+    });
   }
   return {
     blockShift,
