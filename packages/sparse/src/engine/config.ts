@@ -98,7 +98,7 @@ export const lsrConfigSchema = z.strictObject({
   /**
    * How to find the top k; all return the same passages and scores (docs/sparse.md):
    * `exhaustive` (every posting of every query term), `bmp` (block-max pruning over blocks of
-   * 4 passages, bounds summed with SIMD; 6x-7x exhaustive at top 10 on the bench's million
+   * 4 passages, bounds summed with SIMD; 5x-12x exhaustive at top 10 on the bench's million
    * passages, slower at top 1000; derives its bounds at start-up, about half a GB a million
    * passages), `auto` (`bmp` up to top 200, or top passages/1000 when more; `exhaustive` above), `max-score` (shortest
    * lists first; stops once the unread terms cannot lift a passage to the k-th score),

@@ -21,7 +21,7 @@ export type SearchStrategy =
  * `auto` searches with `bmp` up to this many passages, or one per 1,000 passages of the index
  * when that is more, exhaustively above. On the bench `bmp` was 4.5x exhaustive's speed at top
  * 10 on 100,000 passages, 1.3x at top 200 and 0.5x at top 1000 (the k-th score is then too low
- * to skip blocks); on 1,000,000 passages 11.8x at top 10 and still 1.6x at top 1000.
+ * to skip blocks); on 1,000,000 passages 5.4x-11.8x at top 10 and still 1.6x-1.8x at top 1000.
  */
 export const AUTO_BMP_MAX_K = 200;
 
