@@ -22,6 +22,8 @@ const LAYOUTS: BoundMatrixOptions[] = [
   { blockSize: 1, denseShare: 0.3 },
   { blockSize: 4, denseShare: 0.05 },
   { blockSize: 32 },
+  // Room for 2 dense rows of 437 passages in blocks of 4 (a capped index: the rest go sparse).
+  { denseShare: 0, maxDenseBytes: 2 * 128 },
 ];
 
 function expectSame(
@@ -144,6 +146,27 @@ describe('search: bmp (small-block bounds summed with SIMD)', () => {
     const query = queryTerms(lookup, { t1: 0.3, t5: 0.2, t1500: 2.5, t1800: 2 }, 50);
     const hits = bmpSearch(index, query, { k: 10 }, bmpScratch(index));
     expect(hits.scored).toBeLessThan(400);
+  });
+
+  it('caps the dense rows, giving them to the terms in the most blocks', () => {
+    const random = seeded(4);
+    const vectors = randomVectors(random, 500, { vocabulary: 80, terms: 30, maxWeight: 3 });
+    const index = buildFromVectors(vectors, { quantization: 50 });
+    const rowBytes = 32 * Math.ceil(125 / 32);
+    const matrix = boundMatrix(index, { denseShare: 0, maxDenseBytes: 5 * rowBytes });
+    expect(matrix.denseTerms).toBeLessThanOrEqual(5);
+    expect(matrix.denseTerms).toBeGreaterThan(0);
+    const counts = (t: number) =>
+      new Set(
+        Array.from(
+          index.invertedPassages.subarray(index.invertedOffsets[t], index.invertedOffsets[t + 1]),
+          (p) => p >> 2,
+        ),
+      ).size;
+    const dense = index.terms.map((_, t) => t).filter((t) => matrix.denseRow[t]! >= 0);
+    const sparse = index.terms.map((_, t) => t).filter((t) => matrix.denseRow[t]! < 0);
+    expect(Math.min(...dense.map(counts))).toBeGreaterThan(Math.max(...sparse.map(counts)));
+    expect(boundMatrix(index, { maxDenseBytes: 0 }).denseTerms).toBe(0);
   });
 
   it('refuses a block size that is not a power of two', () => {

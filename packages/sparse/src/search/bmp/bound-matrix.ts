@@ -17,10 +17,17 @@ export interface BoundMatrixOptions {
   blockSize?: number;
   /** Share of the blocks from which a term gets a dense row (default 1/16). */
   denseShare?: number;
+  /** Most bytes of dense rows (default MAX_DENSE_BYTES). */
+  maxDenseBytes?: number;
 }
 
 export const BMP_BLOCK_SIZE = 4;
 export const BMP_DENSE_SHARE = 1 / 16;
+/**
+ * The dense rows live in one WebAssembly memory (4 GiB at most): on a very large index only the
+ * terms in the most blocks get one, so that the rows stay under 2 GiB (the rest go sparse).
+ */
+export const MAX_DENSE_BYTES = 2 ** 31;
 
 export interface BoundMatrix {
   /** log2 of the passages per block. */
@@ -105,6 +112,21 @@ function writeTerm(
   }
 }
 
+/**
+ * The fewest blocks a term needs for a dense row: `wanted`, raised until at most `maxRows`
+ * terms reach it.
+ */
+function denseThreshold(blockCounts: Uint32Array, wanted: number, maxRows: number): number {
+  let rows = 0;
+  for (const count of blockCounts) if (count >= wanted) rows++;
+  if (rows <= maxRows) return wanted;
+  if (maxRows <= 0) return Infinity;
+  const sorted = Uint32Array.from(blockCounts).sort().reverse();
+  // The maxRows-th largest count, plus one when the next term ties with it (ties all go sparse).
+  const cut = sorted[maxRows - 1]!;
+  return sorted[maxRows] === cut ? cut + 1 : cut;
+}
+
 /** The byte of a block maximum: rounded up, at least 1, at most 255 (unit 1: integers up to 255, exact). */
 function toByte(max: number, unit: number): number {
   return Math.min(255, Math.max(1, Math.ceil(max / unit)));
@@ -127,7 +149,11 @@ export function boundMatrix(index: SparseIndexData, options: BoundMatrixOptions 
   const units = Float64Array.from(maxima, (max) =>
     max === 0 ? 0 : exactBytes && max <= 255 ? 1 : max / 255,
   );
-  const denseFrom = Math.max(1, Math.ceil((options.denseShare ?? BMP_DENSE_SHARE) * blocks));
+  const denseFrom = denseThreshold(
+    blockCounts,
+    Math.max(1, Math.ceil((options.denseShare ?? BMP_DENSE_SHARE) * blocks)),
+    Math.floor((options.maxDenseBytes ?? MAX_DENSE_BYTES) / (32 * Math.ceil(blocks / 32) || 1)),
+  );
   const denseRow = new Int32Array(terms).fill(-1);
   const sparseOffsets = new Uint32Array(terms + 1);
   let denseTerms = 0;
