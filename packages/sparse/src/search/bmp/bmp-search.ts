@@ -33,7 +33,10 @@ const MAX_MULT_SUM = 8_000_000;
 /** Blocks the first round of `visitByBound` gathers, at least. */
 const FIRST_ROUND_BLOCKS = 512;
 
-/** The bounds (shared, read-only after set-up) and the scratch of one searcher. */
+/**
+ * The block bounds and the scratch of one searcher: the dense rows are written once, but each
+ * query's block bounds are summed into the same WebAssembly memory, so one search at a time.
+ */
 export interface BmpScratch {
   matrix: BoundMatrix;
   forward: ForwardView;
