@@ -10,6 +10,8 @@
 //   npm run build && node bench/sparse.mjs [--n 100000] [--queries 200] [--vocab 30000]
 //       [--terms 120] [--block_size 32] [--quantization 50] [--threads 1] [--seed 1]
 //       [--corpus topical|iid] [--topics N] [--reorder] [--in_memory] [--repeat 3]
+//       [--ks 10,1000] [--only bmp,auto] [--bmp_block 4] [--bmp_dense 0.0625]
+//       [--save DIR | --load DIR]
 //   node --max-old-space-size=12000 bench/sparse.mjs --big   (1,000,000 passages)
 //
 // The corpus follows published SPLADE statistics: about 120 non-zero terms per passage and
@@ -22,7 +24,7 @@
 // passage resembles another: the worst case for any pruning). Half the terms of a query come
 // from one random passage (so it has relevant passages, as real queries do), half from the
 // vocabulary's distribution.
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -43,6 +45,12 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     repeat: { type: 'string', default: '3' },
     in_memory: { type: 'boolean', default: false },
+    save: { type: 'string' },
+    load: { type: 'string' },
+    ks: { type: 'string', default: '10,1000' },
+    only: { type: 'string' },
+    bmp_block: { type: 'string', default: '4' },
+    bmp_dense: { type: 'string', default: String(1 / 16) },
   },
 });
 const N = values.big ? 1_000_000 : Number(values.n);
@@ -63,6 +71,7 @@ const { DEFAULT_REORDER } = await load('index/reorder.js');
 const { writeIndex } = await load('index/write-index.js');
 const { openSparseIndex } = await load('index/open-index.js');
 const { blockMaxSearch, blockMaxScratch } = await load('search/block-max.js');
+const { bmpSearch, bmpScratch } = await load('search/bmp/bmp-search.js');
 const { exhaustiveSearch, exhaustiveScratch } = await load('search/exhaustive.js');
 const { maxScoreSearch, maxScoreScratch } = await load('search/max-score.js');
 const { impactOrderedSearch, impactOrderedScratch } = await load('search/impact-ordered.js');
@@ -252,21 +261,47 @@ async function buildInMemory(dir) {
 }
 
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
-const dir = await mkdtemp(join(tmpdir(), 'irserve-bench-sparse-'));
+const saved = values.save ?? values.load;
+const dir = saved ?? (await mkdtemp(join(tmpdir(), 'irserve-bench-sparse-')));
 const loadAtStart = `at the start ${loadavg()
   .map((x) => x.toFixed(1))
   .join(' ')}`;
-try {
+
+const corpus = TOPICAL ? `topical corpus (${TOPICS} topics)` : 'iid corpus';
+
+/** The index and queries: built now (and kept in `--save DIR`), or those `--load DIR` kept. */
+async function prepare() {
+  if (values.load) {
+    const kept = JSON.parse(await readFile(join(dir, 'bench.json'), 'utf8'));
+    return { build: kept.build, queries: kept.queries.slice(0, QUERIES), corpus: kept.corpus };
+  }
+  if (saved) await mkdir(dir, { recursive: true });
   const build = values.in_memory ? await buildInMemory(dir) : await buildFromJsonl(dir);
   const queries = queryVectors(build.sources);
+  if (saved) {
+    const kept = { ...build, sources: undefined };
+    await writeFile(join(dir, 'bench.json'), JSON.stringify({ build: kept, queries, corpus }));
+  }
+  return { build, queries, corpus };
+}
+
+try {
+  const { build, queries, corpus } = await prepare();
   const opening = performance.now();
   const { index, manifest } = await openSparseIndex(join(dir, 'index'));
   const reopenSeconds = (performance.now() - opening) / 1000;
+  const bmpStarted = performance.now();
+  const bmp = bmpScratch(index, {
+    blockSize: Number(values.bmp_block),
+    denseShare: Number(values.bmp_dense),
+  });
+  const bmpSeconds = (performance.now() - bmpStarted) / 1000;
   const lookup = new Map(index.terms.map((t, i) => [t, i]));
   const encoded = queries.map((q) => queryTerms(lookup, q, index.quantization));
   const strategies = [
     ['exhaustive (TAAT, default)', exhaustiveSearch, exhaustiveScratch(index)],
     ['block-max (BMP)', blockMaxSearch, blockMaxScratch(index)],
+    [`bmp (blocks of ${values.bmp_block}, SIMD bounds)`, bmpSearch, bmp],
     ['MaxScore', maxScoreSearch, maxScoreScratch(index)],
     ['impact-ordered', impactOrderedSearch, impactOrderedScratch(index)],
     [
@@ -274,9 +309,12 @@ try {
       (_index, query, options, search) => search(query, options),
       boundSearch(index, 'auto'),
     ],
-  ];
+  ].filter(
+    ([name], i) =>
+      i === 0 || !values.only || values.only.split(',').some((s) => name.startsWith(s)),
+  );
   const rows = [];
-  for (const k of [10, 1000]) {
+  for (const k of values.ks.split(',').map(Number)) {
     console.error(`searching, top ${k}...`);
     const runs = strategies.map(([name, search, scratch]) => ({
       name,
@@ -299,7 +337,6 @@ try {
       ]);
     }
   }
-  const corpus = TOPICAL ? `topical corpus (${TOPICS} topics)` : 'iid corpus';
   console.log(
     `\n${manifest.passages} passages (${manifest.documents} documents), ${corpus}, ${manifest.postings} postings, ` +
       `${manifest.vocabularySize} terms, quantization ${manifest.quantization}, block size ${manifest.blockSize}, ` +
@@ -312,6 +349,12 @@ try {
     `build from ${build.from} ${build.seconds.toFixed(1)} s (of which clustering ${build.reorderSeconds.toFixed(1)} s; peak RSS ${mib(build.peakRssBytes)}), ` +
       `index ${mib(build.indexBytes)} on disk (the impact-ordered lists ${mib(listBytes)} of it), reopen ${reopenSeconds.toFixed(2)} s (sizes and crc32 checked), ` +
       `RSS after reopen ${mib(process.memoryUsage().rss)}\n`,
+  );
+  const m = bmp.matrix;
+  console.log(
+    `bmp bounds derived in ${bmpSeconds.toFixed(2)} s: ${m.blocks} blocks of ${values.bmp_block}, ` +
+      `${m.denseTerms} dense rows (terms in at least ${(Number(values.bmp_dense) * 100).toFixed(1)}% of the blocks, ${mib(m.kernel.rows.byteLength)}), ` +
+      `${m.sparseBlocks.length.toLocaleString('en')} sparse entries (${mib(m.sparseBlocks.length * 5)})\n`,
   );
   const load = (at) =>
     `${at} ${loadavg()
@@ -328,5 +371,5 @@ try {
       `| ${k} | ${name} | ${qps.toFixed(1)} | ${ms.toFixed(2)} | ${cpuMs.toFixed(2)} | ${count(work)} | ${count(scored)} | ${speedup} | ${identical} |`,
     );
 } finally {
-  await rm(dir, { recursive: true, force: true });
+  if (!saved) await rm(dir, { recursive: true, force: true });
 }

@@ -1,6 +1,6 @@
 /**
  * `@irserve/sparse`: learned sparse retrieval (SPLADE) for irserve: the impact index builder
- * (`irserve-build-sparse-index`), exhaustive and safe pruned search (MaxScore, block-max), and
+ * (`irserve-build-sparse-index`), exhaustive and safe pruned search (MaxScore, block-max, bmp), and
  * the `LSR` engine (alias `Sparse`).
  */
 export { LSR, Sparse } from './engine/lsr.js';
@@ -17,6 +17,7 @@ export { SparseIndexBuilder } from './index/index-builder.js';
 export type { SparseIndexData } from './index/types.js';
 export type { SparseManifest } from './index/manifest.js';
 export { blockMaxSearch, blockMaxScratch } from './search/block-max.js';
+export { bmpSearch, bmpScratch } from './search/bmp/bmp-search.js';
 export { exhaustiveSearch, exhaustiveScratch } from './search/exhaustive.js';
 export { maxScoreSearch, maxScoreScratch } from './search/max-score.js';
 export { clusterOrder, DEFAULT_REORDER, type ReorderOptions } from './index/reorder.js';

@@ -43,17 +43,20 @@ function sumBounds(index: SparseIndexData, query: QueryTerms, bounds: Float64Arr
   return work;
 }
 
-/** Scores every passage of `block` exactly from the forward index into `top`. */
-function scoreBlock(
+/**
+ * Scores passages `first` to `last - 1` exactly from the forward index into `top`, with the
+ * query's weight of every term in `termWeights` (0 for the others); returns the forward entries
+ * read and the passages scored.
+ */
+export function scorePassages(
   index: SparseIndexData,
-  block: number,
+  first: number,
+  last: number,
   termWeights: Float64Array,
   options: SearchOptions,
   top: TopK,
 ): { work: number; scored: number } {
-  const { forwardOffsets, forwardTerms, forwardImpacts, blockSize } = index;
-  const first = block * blockSize;
-  const last = Math.min(index.passageIds.length, first + blockSize);
+  const { forwardOffsets, forwardTerms, forwardImpacts } = index;
   let threshold = top.threshold;
   let scored = 0;
   for (let p = first; p < last; p++) {
@@ -70,6 +73,19 @@ function scoreBlock(
     }
   }
   return { work: forwardOffsets[last]! - forwardOffsets[first]!, scored };
+}
+
+/** Scores every passage of `block` exactly from the forward index into `top`. */
+function scoreBlock(
+  index: SparseIndexData,
+  block: number,
+  termWeights: Float64Array,
+  options: SearchOptions,
+  top: TopK,
+): { work: number; scored: number } {
+  const first = block * index.blockSize;
+  const last = Math.min(index.passageIds.length, first + index.blockSize);
+  return scorePassages(index, first, last, termWeights, options, top);
 }
 
 /**

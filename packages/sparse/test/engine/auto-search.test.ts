@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUTO_IMPACT_ORDERED_MAX_K, boundSearch } from '../../src/engine/opened.js';
+import { AUTO_BMP_MAX_K, autoBmpMaxK, boundSearch } from '../../src/engine/opened.js';
 import { queryTerms } from '../../src/search/query-terms.js';
 import { buildFromVectors, randomVectors, seeded } from '../helpers/random.js';
 
@@ -14,12 +14,18 @@ describe('search: auto', () => {
     for (let q = 0; q < 5; q++) {
       const vector = randomVectors(random, 1, { vocabulary: 200, terms: 25, maxWeight: 2 })[0]!;
       const query = queryTerms(lookup, vector.vector, index.quantization);
-      for (const k of [1, AUTO_IMPACT_ORDERED_MAX_K, AUTO_IMPACT_ORDERED_MAX_K + 1, 500]) {
+      for (const k of [1, AUTO_BMP_MAX_K, AUTO_BMP_MAX_K + 1, 500]) {
         const a = auto(query, { k });
         const e = exhaustive(query, { k });
         expect(Array.from(a.ids)).toEqual(Array.from(e.ids));
         expect(Array.from(a.scores)).toEqual(Array.from(e.scores));
       }
     }
+  });
+
+  it('runs bmp up to top 200, or one per 1,000 passages on larger indexes', () => {
+    expect(autoBmpMaxK(800)).toBe(AUTO_BMP_MAX_K);
+    expect(autoBmpMaxK(100_000)).toBe(200);
+    expect(autoBmpMaxK(1_000_000)).toBe(1000);
   });
 });

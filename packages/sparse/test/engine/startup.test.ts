@@ -70,12 +70,12 @@ describe('LSR start-up checks', () => {
     }
   }
 
-  it('refuses search impact-ordered on an index built without the lists; auto is exhaustive there', async () => {
+  it('refuses search impact-ordered on an index built without the lists; the others answer as exhaustive', async () => {
     await expect(startApp(world.config({ search: 'impact-ordered' }), world.dir)).rejects.toThrow(
       /config.search is "impact-ordered" but the index at config.index_path \(.*index\) was built without the impact-ordered lists: rebuild it with `irserve-build-sparse-index <encoded corpus> .*index --impact_ordered`/,
     );
     const exhaustive = await answersOf('exhaustive');
-    for (const search of ['max-score', 'block-max', 'auto'])
+    for (const search of ['max-score', 'block-max', 'bmp', 'auto'])
       expect(await answersOf(search)).toEqual(exhaustive);
   });
 
@@ -85,7 +85,7 @@ describe('LSR start-up checks', () => {
     await buildSparseIndex({ input, outputDir: world.indexDir, impactOrdered: true, logger });
     try {
       const exhaustive = await answersOf('exhaustive');
-      for (const search of ['max-score', 'block-max', 'impact-ordered', 'auto'])
+      for (const search of ['max-score', 'block-max', 'bmp', 'impact-ordered', 'auto'])
         expect(await answersOf(search)).toEqual(exhaustive);
     } finally {
       await buildSparseIndex({ input, outputDir: world.indexDir, logger });

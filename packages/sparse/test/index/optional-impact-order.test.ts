@@ -52,14 +52,14 @@ beforeAll(async () => {
 });
 
 describe('indexes with and without the impact-ordered lists', () => {
-  it('opens the format 2 fixture and searches it with exhaustive, max-score, block-max and auto', async () => {
+  it('opens the format 2 fixture and searches it with exhaustive, max-score, block-max, bmp and auto', async () => {
     const { index, manifest } = await openSparseIndex(FORMAT_2_INDEX);
     expect(manifest.version).toBe(2);
     expect(manifest.impactSlice).toBeUndefined();
     expect(hasImpactOrder(index)).toBe(false);
     const exhaustive = answers(index, 'exhaustive');
     expect(exhaustive.some((hits) => (hits as unknown[]).length > 0)).toBe(true);
-    for (const strategy of ['max-score', 'block-max', 'auto'] as const)
+    for (const strategy of ['max-score', 'block-max', 'bmp', 'auto'] as const)
       expect(answers(index, strategy)).toEqual(exhaustive);
   });
 
@@ -88,7 +88,7 @@ describe('indexes with and without the impact-ordered lists', () => {
     );
     expect(hasImpactOrder(index)).toBe(true);
     const exhaustive = answers(index, 'exhaustive');
-    for (const strategy of ['max-score', 'block-max', 'impact-ordered', 'auto'] as const)
+    for (const strategy of ['max-score', 'block-max', 'bmp', 'impact-ordered', 'auto'] as const)
       expect(answers(index, strategy)).toEqual(exhaustive);
     const { index: old } = await openSparseIndex(FORMAT_2_INDEX);
     expect(answers(old, 'exhaustive')).toEqual(exhaustive);
