@@ -1,6 +1,6 @@
 // Learned sparse retrieval: @irserve/sparse's index over a synthetic SPLADE-like corpus. Build
 // time (from a JSONL encoded corpus, as users have one, passage clustering included), size on
-// disk, reopen time (sizes and crc32 of every file checked), RSS, and queries/s at top 10 and
+// disk, reopen time (files read, sizes checked; then crc32 of every file), RSS, and queries/s at top 10 and
 // top 1000 for exhaustive term-at-a-time scoring, block-max pruning, MaxScore and the
 // impact-ordered search, run side by side on the same queries (wall and CPU time, and the work
 // counters), with a check that every strategy returns identical passages and scores for every
@@ -288,8 +288,14 @@ async function prepare() {
 try {
   const { build, queries, corpus } = await prepare();
   const opening = performance.now();
-  const { index, manifest } = await openSparseIndex(join(dir, 'index'));
+  // As the engine opens it (prepare: background): serving once sizes and counts are checked,
+  // the checksums checked a slice at a time after that.
+  const { index, manifest, verified } = await openSparseIndex(join(dir, 'index'), {
+    verify: 'background',
+  });
   const reopenSeconds = (performance.now() - opening) / 1000;
+  await verified;
+  const checksumSeconds = (performance.now() - opening) / 1000 - reopenSeconds;
   const bmpStarted = performance.now();
   const bmp = bmpScratch(index, {
     blockSize: Number(values.bmp_block),
@@ -347,7 +353,7 @@ try {
     .reduce((sum, [, file]) => sum + file.bytes, 0);
   console.log(
     `build from ${build.from} ${build.seconds.toFixed(1)} s (of which clustering ${build.reorderSeconds.toFixed(1)} s; peak RSS ${mib(build.peakRssBytes)}), ` +
-      `index ${mib(build.indexBytes)} on disk (the impact-ordered lists ${mib(listBytes)} of it), reopen ${reopenSeconds.toFixed(2)} s (sizes and crc32 checked), ` +
+      `index ${mib(build.indexBytes)} on disk (the impact-ordered lists ${mib(listBytes)} of it), reopen ${reopenSeconds.toFixed(2)} s (files read, sizes and counts checked), crc32 of every file ${checksumSeconds.toFixed(2)} s after (in the background in the engine), ` +
       `RSS after reopen ${mib(process.memoryUsage().rss)}\n`,
   );
   const m = bmp.matrix;

@@ -116,6 +116,16 @@ export const lsrConfigSchema = z.strictObject({
     .boolean()
     .default(true)
     .describe("Refuse to start when index tokens are missing from the encoder's vocabulary."),
+  /**
+   * On a million passages, checking every file's CRC-32 costs about a second and deriving the
+   * `bmp` bounds two to four: `background` lets the service answer meanwhile.
+   */
+  prepare: z
+    .enum(['background', 'start'])
+    .default('background')
+    .describe(
+      "When the index files' checksums are checked and the `bmp`/`auto` block bounds derived. `background` (default): the service answers at once, `bmp` and `auto` search exhaustively (same results) until their bounds are ready, and a checksum mismatch found later takes the service out of use (500 ERR_ENGINE naming the file). `start`: before the service answers; a damaged index stops the start.",
+    ),
 });
 
 export type LsrConfig = z.output<typeof lsrConfigSchema> & { encoder: 'onnx' | 'tei' | 'none' };

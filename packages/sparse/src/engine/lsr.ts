@@ -33,6 +33,9 @@ export class LSR extends BaseEngine {
   readonly settings: LsrConfig;
   #ready: Promise<{ opened: OpenedLsr; encoder: SparseEncoder | undefined }> | undefined;
   #ids: Promise<Map<string, number>> | undefined;
+  /** Set when the background checks find the index damaged: every request is refused then. */
+  #damage: IrserveError | undefined;
+  #prepared = false;
 
   constructor(init: EngineInit) {
     super(init);
@@ -55,6 +58,33 @@ export class LSR extends BaseEngine {
     );
   }
 
+  /** Logs when the background checks end; a damaged index takes the service out of use. */
+  #watchPreparation(opened: OpenedLsr): void {
+    const started = performance.now();
+    opened.prepared.then(
+      () => {
+        this.#prepared = true;
+        const seconds = ((performance.now() - started) / 1000).toFixed(1);
+        this.context.logger.info(
+          { service: this.name, search: this.settings.search, seconds },
+          'sparse index prepared: checksums checked, search bounds ready',
+        );
+      },
+      (error: unknown) => {
+        this.#damage = new IrserveError(
+          'ERR_ENGINE',
+          `service "${this.name}": ${(error as Error).message}; the service refuses requests until restarted with a sound index`,
+        );
+        this.context.logger.error({ service: this.name, err: error }, 'sparse index damaged');
+      },
+    );
+  }
+
+  /** Whether the index is checked and the search bounds derived (`prepare: background`). */
+  health(): Record<string, unknown> {
+    return { prepared: this.#damage ? 'damaged' : this.#prepared ? 'ready' : 'in progress' };
+  }
+
   async close(): Promise<void> {
     const ready = this.#ready;
     this.#ready = undefined;
@@ -70,10 +100,12 @@ export class LSR extends BaseEngine {
         resolve(dir, this.settings.index_path),
         mapping === undefined ? undefined : resolve(dir, mapping),
         this.settings.search,
+        this.settings.prepare,
       ).catch((error: unknown) => {
         if (error instanceof IrserveError) throw error;
         throw new IrserveError('ERR_CONFIG', `service "${this.name}": ${(error as Error).message}`);
       });
+      this.#watchPreparation(opened);
       const encoder = await createEncoder(this.settings, this.name, this.context);
       if (encoder && this.settings.check_vocabulary) await this.#checkVocabulary(opened, encoder);
       return { opened, encoder };
@@ -97,6 +129,7 @@ export class LSR extends BaseEngine {
 
   async searchBatch(requests: SearchRequest[]): Promise<Scores[]> {
     const { opened, encoder } = await this.#open();
+    if (this.#damage) throw this.#damage;
     const wanted = requests.map((request) => {
       if (!Number.isInteger(request.limit) || request.limit < 1)
         throw badRequest('limit: must be a positive integer');
@@ -118,6 +151,7 @@ export class LSR extends BaseEngine {
   /** Scores passages by encoding them with the same model (document side). */
   async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
     const { opened, encoder } = await this.#open();
+    if (this.#damage) throw this.#damage;
     if (!encoder)
       throw badRequest(
         `service "${this.name}" has no encoder (config.encoder is "none"), so it cannot encode passages to score`,

@@ -7,7 +7,7 @@ import { openSparseIndex } from '../index/open-index.js';
 import type { SparseManifest } from '../index/manifest.js';
 import { hasImpactOrder, type SparseIndexData } from '../index/types.js';
 import { blockMaxScratch, blockMaxSearch } from '../search/block-max.js';
-import { bmpScratch, bmpSearch } from '../search/bmp/bmp-search.js';
+import { bmpScratch, bmpScratchInTurns, bmpSearch } from '../search/bmp/bmp-search.js';
 import { exhaustiveScratch, exhaustiveSearch } from '../search/exhaustive.js';
 import { impactOrderedScratch, impactOrderedSearch } from '../search/impact-ordered.js';
 import { maxScoreScratch, maxScoreSearch } from '../search/max-score.js';
@@ -73,6 +73,34 @@ export function boundSearch(index: SparseIndexData, strategy: SearchStrategy): B
   }
 }
 
+/**
+ * `boundSearch`, with what `bmp` and `auto` derive (their block bounds) done a step at a time
+ * after it returns: until `ready`, they search exhaustively, which returns the same results.
+ *
+ * @example const { search, ready } = preparedSearch(index, 'auto'); await ready;
+ */
+export function preparedSearch(
+  index: SparseIndexData,
+  strategy: SearchStrategy,
+): { search: BoundSearch; ready: Promise<void> } {
+  if (strategy !== 'bmp' && strategy !== 'auto')
+    return { search: boundSearch(index, strategy), ready: Promise.resolve() };
+  const exhaustive = boundSearch(index, 'exhaustive');
+  const deepest = strategy === 'auto' ? autoBmpMaxK(index.passageIds.length) : Infinity;
+  let bmp: BoundSearch | undefined;
+  const ready = bmpScratchInTurns(index).then((scratch) => {
+    bmp = (query, options) => bmpSearch(index, query, options, scratch);
+  });
+  return {
+    search: (query, options) =>
+      bmp !== undefined && options.k <= deepest ? bmp(query, options) : exhaustive(query, options),
+    ready,
+  };
+}
+
+/** When the checksums are checked and the bounds derived: before serving, or while serving. */
+export type PrepareMode = 'start' | 'background';
+
 export interface OpenedLsr {
   index: SparseIndexData;
   manifest: SparseManifest;
@@ -81,6 +109,11 @@ export interface OpenedLsr {
   subsets: SubsetLabels | undefined;
   passageLabels: Int32Array | undefined;
   search: BoundSearch;
+  /**
+   * Settles once every file matched its checksum and the search has what it derives; rejects
+   * naming a damaged file. Already settled in `start` mode.
+   */
+  prepared: Promise<void>;
 }
 
 /**
@@ -92,8 +125,11 @@ export async function openLsr(
   indexPath: string,
   mappingPath: string | undefined,
   search: SearchStrategy,
+  prepare: PrepareMode = 'start',
 ): Promise<OpenedLsr> {
-  const { index, manifest } = await openSparseIndex(indexPath);
+  const { index, manifest, verified } = await openSparseIndex(indexPath, {
+    verify: prepare === 'start' ? 'open' : 'background',
+  });
   if (search === 'impact-ordered' && !hasImpactOrder(index))
     throw new Error(
       `config.search is "impact-ordered" but the index at config.index_path (${indexPath}) was built without the impact-ordered lists: rebuild it with \`irserve-build-sparse-index <encoded corpus> ${indexPath} --impact_ordered\`, or choose another search (exhaustive, auto, max-score, block-max)`,
@@ -106,12 +142,9 @@ export async function openLsr(
     const documentLabels = subsets.labels;
     passageLabels = Int32Array.from(index.passageDocs, (doc) => documentLabels[doc]!);
   }
-  return {
-    index,
-    manifest,
-    lookup,
-    subsets,
-    passageLabels,
-    search: boundSearch(index, search),
-  };
+  const bound = preparedSearch(index, search);
+  const prepared = Promise.all([verified, bound.ready]).then(() => undefined);
+  if (prepare === 'start') await prepared;
+  prepared.catch(() => undefined); // the engine watches it; nobody else need
+  return { index, manifest, lookup, subsets, passageLabels, search: bound.search, prepared };
 }

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildSparseIndex } from '../../src/build/build-index.js';
 import { VOCABULARY } from '../helpers/tei-server.js';
 import { lsrWorld, type LsrWorld } from '../helpers/world.js';
@@ -45,16 +45,46 @@ describe('LSR start-up checks', () => {
     );
   });
 
-  it('refuses to serve a damaged index', async () => {
+  it('refuses to serve a damaged index: at start (prepare start) or once found (background)', async () => {
     const path = join(world.indexDir, 'inverted.passages.u32');
     const bytes = await readFile(path);
     bytes[0] = bytes[0]! ^ 1;
     await writeFile(path, bytes);
-    await expect(startApp(world.config(), world.dir)).rejects.toThrow(
-      /does not match its checksum/,
-    );
-    bytes[0] = bytes[0] ^ 1;
-    await writeFile(path, bytes);
+    try {
+      await expect(startApp(world.config({ prepare: 'start' }), world.dir)).rejects.toThrow(
+        /inverted.passages.u32 does not match its checksum/,
+      );
+      const app = await startApp(world.config({ search: 'auto' }), world.dir);
+      try {
+        await vi.waitFor(async () => {
+          const health = await app.http.inject({ method: 'GET', url: '/health?service=lsr' });
+          expect(JSON.stringify(health.json())).toContain('damaged');
+        });
+        const reply = await post(app, '/search', { service: 'lsr', query: 'jet', limit: 3 });
+        expect(reply.status).toBe(500);
+        expect(reply.body).toMatchObject({ code: 'ERR_ENGINE' });
+        expect(reply.body.error).toMatch(/inverted.passages.u32 does not match its checksum/);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      bytes[0] = bytes[0] ^ 1;
+      await writeFile(path, bytes);
+    }
+  });
+
+  it('says in /health when a sound index is prepared, and answers meanwhile', async () => {
+    const app = await startApp(world.config({ search: 'bmp' }), world.dir);
+    try {
+      const reply = await post(app, '/search', { service: 'lsr', query: 'jet thrust', limit: 3 });
+      expect(reply.status).toBe(200);
+      await vi.waitFor(async () => {
+        const health = await app.http.inject({ method: 'GET', url: '/health?service=lsr' });
+        expect(JSON.stringify(health.json())).toContain('"prepared":"ready"');
+      });
+    } finally {
+      await app.close();
+    }
   });
 
   async function answersOf(search: string): Promise<unknown> {

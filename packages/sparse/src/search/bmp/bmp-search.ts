@@ -17,7 +17,12 @@ import type { SparseIndexData } from '../../index/types.js';
 import type { QueryTerms } from '../query-terms.js';
 import { TopK } from '../top-k.js';
 import type { PassageHits, SearchOptions } from '../types.js';
-import { boundMatrix, type BoundMatrix, type BoundMatrixOptions } from './bound-matrix.js';
+import {
+  boundMatrix,
+  boundMatrixInTurns,
+  type BoundMatrix,
+  type BoundMatrixOptions,
+} from './bound-matrix.js';
 import { bucketScratch, visitByBound, type BucketScratch } from './bucket-order.js';
 import { forwardView, scoreRange, scoreRangeInt, type ForwardView } from './forward-view.js';
 
@@ -55,7 +60,22 @@ export interface BmpScratch {
  * @example const scratch = bmpScratch(index); bmpSearch(index, query, { k: 10 }, scratch)
  */
 export function bmpScratch(index: SparseIndexData, options?: BoundMatrixOptions): BmpScratch {
-  const matrix = boundMatrix(index, options);
+  return scratchWith(index, boundMatrix(index, options));
+}
+
+/**
+ * `bmpScratch`, its bounds derived a step at a time (the event loop let go between steps).
+ *
+ * @example const scratch = await bmpScratchInTurns(index);
+ */
+export async function bmpScratchInTurns(
+  index: SparseIndexData,
+  options?: BoundMatrixOptions,
+): Promise<BmpScratch> {
+  return scratchWith(index, await boundMatrixInTurns(index, options));
+}
+
+function scratchWith(index: SparseIndexData, matrix: BoundMatrix): BmpScratch {
   return {
     matrix,
     forward: forwardView(index),

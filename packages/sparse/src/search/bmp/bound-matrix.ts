@@ -9,6 +9,7 @@
  * least `denseShare` of the blocks get a dense row of one byte per block (summed with SIMD);
  * the others a sparse list of (block, byte).
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { SparseIndexData } from '../../index/types.js';
 import { BoundsKernel } from './bounds-kernel.js';
 
@@ -54,13 +55,28 @@ function passagesOf(index: SparseIndexData): Int32Array | Uint32Array {
     : passages;
 }
 
+/** Postings handled between two pauses of `boundMatrixSteps` (some 10-20 ms of CPU). */
+const POSTINGS_PER_STEP = 4_000_000;
+
+/** Counts postings and says when a step's worth has been handled since the last pause. */
+function stepCounter(index: SparseIndexData): (term: number) => boolean {
+  let since = 0;
+  return (term) => {
+    since += index.invertedOffsets[term + 1]! - index.invertedOffsets[term]!;
+    if (since < POSTINGS_PER_STEP) return false;
+    since = 0;
+    return true;
+  };
+}
+
 /** Distinct blocks of each term and its largest impact (one pass over the postings). */
-function termStats(index: SparseIndexData, shift: number) {
+function* termStats(index: SparseIndexData, shift: number) {
   const { invertedOffsets, invertedImpacts } = index;
   const passages = passagesOf(index);
   const terms = index.terms.length;
   const blockCounts = new Uint32Array(terms);
   const maxima = new Float64Array(terms);
+  const stepDone = stepCounter(index);
   for (let t = 0; t < terms; t++) {
     let last = -1;
     let count = 0;
@@ -75,6 +91,7 @@ function termStats(index: SparseIndexData, shift: number) {
     }
     blockCounts[t] = count;
     maxima[t] = max;
+    if (stepDone(t)) yield;
   }
   return { blockCounts, maxima };
 }
@@ -138,13 +155,43 @@ function toByte(max: number, unit: number): number {
  * @example const matrix = boundMatrix(index); matrix.denseTerms
  */
 export function boundMatrix(index: SparseIndexData, options: BoundMatrixOptions = {}): BoundMatrix {
+  const steps = boundMatrixSteps(index, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The same bounds, derived a step at a time with the event loop let go between steps, so that a
+ * server keeps answering meanwhile (on a million passages the derivation takes seconds).
+ *
+ * @example const matrix = await boundMatrixInTurns(index);
+ */
+export async function boundMatrixInTurns(
+  index: SparseIndexData,
+  options: BoundMatrixOptions = {},
+): Promise<BoundMatrix> {
+  const steps = boundMatrixSteps(index, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await nextTurn();
+  }
+}
+
+/** The derivation, pausing (`yield`) after every few million postings. */
+function* boundMatrixSteps(
+  index: SparseIndexData,
+  options: BoundMatrixOptions,
+): Generator<void, BoundMatrix, void> {
   const blockSize = options.blockSize ?? BMP_BLOCK_SIZE;
   const blockShift = Math.log2(blockSize);
   if (!Number.isInteger(blockShift) || blockShift < 0 || blockShift > 16)
     throw new RangeError(`the block size must be a power of two up to 65536, got ${blockSize}`);
   const terms = index.terms.length;
   const blocks = Math.ceil(index.passageIds.length / blockSize);
-  const { blockCounts, maxima } = termStats(index, blockShift);
+  const { blockCounts, maxima } = yield* termStats(index, blockShift);
   const exactBytes = index.quantization > 0;
   const units = Float64Array.from(maxima, (max) =>
     max === 0 ? 0 : exactBytes && max <= 255 ? 1 : max / 255,
@@ -165,6 +212,7 @@ export function boundMatrix(index: SparseIndexData, options: BoundMatrixOptions 
   const sparseBlocks = new Int32Array(sparseOffsets[terms]!);
   const sparseMax = new Uint8Array(sparseOffsets[terms]!);
   const passages = passagesOf(index);
+  const stepDone = stepCounter(index);
   for (let t = 0; t < terms; t++) {
     const row =
       denseRow[t]! >= 0 ? kernel.rows.subarray(denseRow[t]! * kernel.rowBytes) : undefined;
@@ -175,6 +223,7 @@ export function boundMatrix(index: SparseIndexData, options: BoundMatrixOptions 
       bytes: sparseMax,
       at,
     });
+    if (stepDone(t)) yield;
   }
   return {
     blockShift,
