@@ -44,6 +44,7 @@ export {
 } from './engines/subset-mapping.js';
 export { parseEngineConfig } from './engines/engine-config.js';
 export { SharedByKey, type SharedLease } from './util/shared-by-key.js';
+export { defaultIo, isEntryPoint, type CliIo } from './plugins/command-entry.js';
 /**
  * The zod irserve builds its schemas with. Engine config schemas made with it compose with
  * irserve's own (one zod in the process; irserve's build ships it prebundled).

@@ -7,7 +7,7 @@
  * line on stderr and exit code 1 (2 for usage errors), never a stack trace.
  */
 import { parseArgs } from 'node:util';
-import { defaultIo, isEntryPoint, type CliIo } from '../cli-entry.js';
+import { defaultIo, isEntryPoint, type CliIo } from 'irserve/plugin';
 import { SUPPORTED_FACTORIES } from '../vector-index/factory.js';
 import { buildIndex, type BuildIndexOptions, type BuildReport } from './build-index.js';
 

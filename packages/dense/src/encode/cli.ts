@@ -5,7 +5,7 @@
  * 1 (2 for usage errors), never a stack trace.
  */
 import { parseArgs } from 'node:util';
-import { defaultIo, isEntryPoint, type CliIo } from '../cli-entry.js';
+import { defaultIo, isEntryPoint, type CliIo } from 'irserve/plugin';
 import { collectionDocuments, jsonlDocuments, type EncodeDocument } from './documents.js';
 import { encodeCorpus, type EncodeOptions } from './encode-corpus.js';
 

@@ -5,10 +5,9 @@
  * Every error is one line on stderr and exit code 1 (2 for usage errors), never a stack trace.
  */
 import { readdir } from 'node:fs/promises';
-import { realpathSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { defaultIo, isEntryPoint, type CliIo } from 'irserve/plugin';
 import { buildPlaidIndex, type BuildPlaidOptions, type BuildPlaidReport } from './build-plaid.js';
 import { fileShards } from './token-shards.js';
 
@@ -23,12 +22,6 @@ export const USAGE = `usage: irserve-build-plaid-index <embeddings_dir> <output_
   --sample_passages N     passages sampled to train (default 16 * sqrt(120 * passages))
   --seed N                sampling and k-means seed (default 123)
   -h, --help              this text`;
-
-export interface CliIo {
-  out: (line: string) => void;
-  err: (line: string) => void;
-  interactive?: boolean;
-}
 
 class UsageError extends Error {}
 
@@ -133,29 +126,8 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   }
 }
 
-function defaultIo(): CliIo {
-  return {
-    out: (line) => console.log(line),
-    err: (line) => console.error(line),
-    interactive: process.stderr.isTTY === true,
-  };
-}
-
-function isEntryPoint(): boolean {
-  const script = process.argv[1];
-  if (script === undefined) return false;
-  const self = fileURLToPath(import.meta.url);
-  const launcher = fileURLToPath(
-    new URL('../../bin/irserve-build-plaid-index.js', import.meta.url),
-  );
-  try {
-    const real = realpathSync(script);
-    return real === self || real === realpathSync(launcher);
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint()) {
+if (
+  isEntryPoint(import.meta.url, new URL('../../bin/irserve-build-plaid-index.js', import.meta.url))
+) {
   process.exitCode = await main(process.argv.slice(2));
 }

@@ -5,9 +5,8 @@
  *
  * Every error is one line on stderr and exit code 1 (2 for usage errors), never a stack trace.
  */
-import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { defaultIo, isEntryPoint, type CliIo } from 'irserve/plugin';
 import { PASSAGE_ID_RULES, type PassageIdRule } from '../index/passage-docs.js';
 import {
   DEFAULT_BLOCK_SIZE,
@@ -34,12 +33,6 @@ export const USAGE = `usage: irserve-build-sparse-index <input> <output_dir> [op
   --impact_ordered      also write impact-ordered lists, which search: impact-ordered (and
                         auto) need; about 40% more index (default: without them)
   -h, --help            this text`;
-
-export interface CliIo {
-  out: (line: string) => void;
-  err: (line: string) => void;
-  interactive?: boolean;
-}
 
 class UsageError extends Error {}
 
@@ -133,29 +126,8 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   }
 }
 
-function defaultIo(): CliIo {
-  return {
-    out: (line) => console.log(line),
-    err: (line) => console.error(line),
-    interactive: process.stderr.isTTY === true,
-  };
-}
-
-function isEntryPoint(): boolean {
-  const script = process.argv[1];
-  if (script === undefined) return false;
-  const self = fileURLToPath(import.meta.url);
-  const launcher = fileURLToPath(
-    new URL('../../bin/irserve-build-sparse-index.js', import.meta.url),
-  );
-  try {
-    const real = realpathSync(script);
-    return real === self || real === realpathSync(launcher);
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint()) {
+if (
+  isEntryPoint(import.meta.url, new URL('../../bin/irserve-build-sparse-index.js', import.meta.url))
+) {
   process.exitCode = await main(process.argv.slice(2));
 }

@@ -1,4 +1,7 @@
-/** What the dense package's commands share: their I/O and how a module knows it was run. */
+/**
+ * What the extras' commands (irserve-build-index, irserve-encode, irserve-build-sparse-index,
+ * irserve-build-plaid-index) share: their I/O and how a module knows it was run.
+ */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
