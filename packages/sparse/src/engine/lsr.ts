@@ -36,6 +36,8 @@ export class LSR extends BaseEngine {
   /** Set when the background checks find the index damaged: every request is refused then. */
   #damage: IrserveError | undefined;
   #prepared = false;
+  /** Stops the background checks when the service closes before they end. */
+  #closing = new AbortController();
 
   constructor(init: EngineInit) {
     super(init);
@@ -59,7 +61,7 @@ export class LSR extends BaseEngine {
   }
 
   /** Logs when the background checks end; a damaged index takes the service out of use. */
-  #watchPreparation(opened: OpenedLsr): void {
+  #watchPreparation(opened: OpenedLsr, closing: AbortSignal): void {
     const started = performance.now();
     opened.prepared.then(
       () => {
@@ -71,6 +73,7 @@ export class LSR extends BaseEngine {
         );
       },
       (error: unknown) => {
+        if (closing.aborted) return; // closed before the checks ended: not damage
         this.#damage = new IrserveError(
           'ERR_ENGINE',
           `service "${this.name}": ${(error as Error).message}; the service refuses requests until restarted with a sound index`,
@@ -86,6 +89,8 @@ export class LSR extends BaseEngine {
   }
 
   async close(): Promise<void> {
+    this.#closing.abort();
+    this.#closing = new AbortController();
     const ready = this.#ready;
     this.#ready = undefined;
     this.#ids = undefined;
@@ -94,6 +99,7 @@ export class LSR extends BaseEngine {
 
   #open() {
     this.#ready ??= (async () => {
+      const closing = this.#closing.signal;
       const dir = this.context.configDir;
       const mapping = this.settings.id_to_subset_mapping;
       const opened = await openLsr(
@@ -101,11 +107,12 @@ export class LSR extends BaseEngine {
         mapping === undefined ? undefined : resolve(dir, mapping),
         this.settings.search,
         this.settings.prepare,
+        closing,
       ).catch((error: unknown) => {
         if (error instanceof IrserveError) throw error;
         throw new IrserveError('ERR_CONFIG', `service "${this.name}": ${(error as Error).message}`);
       });
-      this.#watchPreparation(opened);
+      this.#watchPreparation(opened, closing);
       const encoder = await createEncoder(this.settings, this.name, this.context);
       if (encoder && this.settings.check_vocabulary) await this.#checkVocabulary(opened, encoder);
       return { opened, encoder };

@@ -82,13 +82,14 @@ export function boundSearch(index: SparseIndexData, strategy: SearchStrategy): B
 export function preparedSearch(
   index: SparseIndexData,
   strategy: SearchStrategy,
+  signal?: AbortSignal,
 ): { search: BoundSearch; ready: Promise<void> } {
   if (strategy !== 'bmp' && strategy !== 'auto')
     return { search: boundSearch(index, strategy), ready: Promise.resolve() };
   const exhaustive = boundSearch(index, 'exhaustive');
   const deepest = strategy === 'auto' ? autoBmpMaxK(index.passageIds.length) : Infinity;
   let bmp: BoundSearch | undefined;
-  const ready = bmpScratchInTurns(index).then((scratch) => {
+  const ready = bmpScratchInTurns(index, {}, signal).then((scratch) => {
     bmp = (query, options) => bmpSearch(index, query, options, scratch);
   });
   return {
@@ -126,9 +127,11 @@ export async function openLsr(
   mappingPath: string | undefined,
   search: SearchStrategy,
   prepare: PrepareMode = 'start',
+  signal?: AbortSignal,
 ): Promise<OpenedLsr> {
   const { index, manifest, verified } = await openSparseIndex(indexPath, {
     verify: prepare === 'start' ? 'open' : 'background',
+    ...(signal ? { signal } : {}),
   });
   if (search === 'impact-ordered' && !hasImpactOrder(index))
     throw new Error(
@@ -142,7 +145,7 @@ export async function openLsr(
     const documentLabels = subsets.labels;
     passageLabels = Int32Array.from(index.passageDocs, (doc) => documentLabels[doc]!);
   }
-  const bound = preparedSearch(index, search);
+  const bound = preparedSearch(index, search, signal);
   const prepared = Promise.all([verified, bound.ready]).then(() => undefined);
   if (prepare === 'start') await prepared;
   prepared.catch(() => undefined); // the engine watches it; nobody else need

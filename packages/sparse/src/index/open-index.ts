@@ -26,6 +26,8 @@ export interface OpenedSparseIndex {
 export interface OpenSparseOptions {
   /** When the checksums are checked (default `open`: before the index is returned). */
   verify?: 'open' | 'background';
+  /** Stops a background check (the index was closed); `verified` then rejects with its reason. */
+  signal?: AbortSignal;
 }
 
 async function readSized(dir: string, name: string, manifest: SparseManifest): Promise<Buffer> {
@@ -117,7 +119,9 @@ export async function openSparseIndex(
     ...(manifest.impactSlice === undefined ? {} : { impactSlice: manifest.impactSlice }),
   } as unknown as SparseIndexData;
   checkShape(index, manifest, dir);
-  const verified = verifyChecksums(dir, files, options.verify === 'background');
+  const verified = verifyChecksums(dir, files, options.verify === 'background', {
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   if (options.verify !== 'background') await verified;
   // Whoever opened the index may never ask; a failure is then theirs to miss, not a crash.
   verified.catch(() => undefined);

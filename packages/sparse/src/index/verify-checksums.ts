@@ -25,13 +25,16 @@ export async function verifyChecksums(
   dir: string,
   files: readonly ReadFile[],
   sliced: boolean,
-  sliceBytes = SLICE_BYTES,
+  { sliceBytes = SLICE_BYTES, signal }: { sliceBytes?: number; signal?: AbortSignal } = {},
 ): Promise<void> {
   for (const file of files) {
     let crc = 0;
     for (let at = 0; at < file.data.byteLength; at += sliceBytes) {
       crc = crc32(file.data.subarray(at, at + sliceBytes), crc);
-      if (sliced) await nextTurn();
+      if (sliced) {
+        await nextTurn();
+        signal?.throwIfAborted(); // the index was closed: stop checking it
+      }
     }
     if (crc >>> 0 !== file.crc32)
       throw new Error(

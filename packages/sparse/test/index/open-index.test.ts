@@ -70,12 +70,25 @@ describe('sparse index files', () => {
     ).resolves.toBeUndefined();
   });
 
+  it('stops a background check when its signal aborts (the index was closed)', async () => {
+    const data = new Uint8Array(10_000);
+    const controller = new AbortController();
+    const checking = verifyChecksums('d', [{ name: 'f', data, crc32: crc32(data) }], true, {
+      sliceBytes: 100,
+      signal: controller.signal,
+    });
+    controller.abort(new Error('closed'));
+    await expect(checking).rejects.toThrow('closed');
+  });
+
   it('checksums a file slice by slice exactly as whole', async () => {
     const data = new Uint8Array(10_007).map((_, i) => (i * 7919) % 251);
     const file = { name: 'f', data, crc32: crc32(data) };
-    await expect(verifyChecksums('d', [file], true, 1_000)).resolves.toBeUndefined();
     await expect(
-      verifyChecksums('d', [{ ...file, crc32: file.crc32 ^ 1 }], true, 1_000),
+      verifyChecksums('d', [file], true, { sliceBytes: 1_000 }),
+    ).resolves.toBeUndefined();
+    await expect(
+      verifyChecksums('d', [{ ...file, crc32: file.crc32 ^ 1 }], true, { sliceBytes: 1_000 }),
     ).rejects.toThrow(/d: f does not match its checksum/);
   });
 

@@ -71,8 +71,9 @@ export function bmpScratch(index: SparseIndexData, options?: BoundMatrixOptions)
 export async function bmpScratchInTurns(
   index: SparseIndexData,
   options?: BoundMatrixOptions,
+  signal?: AbortSignal,
 ): Promise<BmpScratch> {
-  return scratchWith(index, await boundMatrixInTurns(index, options));
+  return scratchWith(index, await boundMatrixInTurns(index, options, signal));
 }
 
 function scratchWith(index: SparseIndexData, matrix: BoundMatrix): BmpScratch {

@@ -171,12 +171,14 @@ export function boundMatrix(index: SparseIndexData, options: BoundMatrixOptions 
 export async function boundMatrixInTurns(
   index: SparseIndexData,
   options: BoundMatrixOptions = {},
+  signal?: AbortSignal,
 ): Promise<BoundMatrix> {
   const steps = boundMatrixSteps(index, options);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
     await nextTurn();
+    signal?.throwIfAborted(); // the search was closed: its bounds are no longer wanted
   }
 }
 
