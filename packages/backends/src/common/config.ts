@@ -2,7 +2,7 @@
  * Config fields every back-end engine shares: pool size, time limits, retries, background
  * reconnection, credentials read from the environment, and the query embedder for kNN.
  */
-import { z } from 'irserve/plugin';
+import { httpCallFields, z } from 'irserve/plugin';
 
 /** Pool, time limits and retries of the connection to a back-end. */
 export const connectionFields = {
@@ -56,12 +56,8 @@ export const connectionFields = {
     ),
 };
 
-/** An embedder service of this app (any engine with `embedBatch`), by name. */
-export const embeddingServiceSchema = z.strictObject({
-  service: z
-    .string()
-    .min(1)
-    .describe('An embedder service of this config (any engine with `embedBatch`).'),
+/** How a query and a passage are wrapped before they are embedded, whoever embeds them. */
+const promptFields = {
   query_prompt: z
     .string()
     .includes('{query}')
@@ -72,6 +68,15 @@ export const embeddingServiceSchema = z.strictObject({
     .includes('{passage}')
     .default('{passage}')
     .describe('Template of the text embedded for a passage; `{passage}` is replaced.'),
+};
+
+/** An embedder service of this app (any engine with `embedBatch`), by name. */
+export const embeddingServiceSchema = z.strictObject({
+  service: z
+    .string()
+    .min(1)
+    .describe('An embedder service of this config (any engine with `embedBatch`).'),
+  ...promptFields,
 });
 
 /** Its own OpenAI-compatible embeddings API (TEI, vLLM, Ollama, OpenAI). */
@@ -97,29 +102,8 @@ export const embeddingApiSchema = z.strictObject({
     .max(65_536)
     .optional()
     .describe('Output dimensions, for models that can shorten their vectors.'),
-  query_prompt: z
-    .string()
-    .includes('{query}')
-    .default('{query}')
-    .describe('Template of the text embedded for a query; `{query}` is replaced.'),
-  passage_prompt: z
-    .string()
-    .includes('{passage}')
-    .default('{passage}')
-    .describe('Template of the text embedded for a passage; `{passage}` is replaced.'),
-  timeout: z
-    .number()
-    .positive()
-    .max(3600)
-    .default(60)
-    .describe('Deadline of one embeddings call, in seconds.'),
-  retries: z
-    .number()
-    .int()
-    .min(0)
-    .max(10)
-    .default(3)
-    .describe('Retries of an embeddings call after a 429, a 5xx or a broken connection.'),
+  ...promptFields,
+  ...httpCallFields('embeddings call'),
 });
 
 export const embeddingSchema = z.union([embeddingServiceSchema, embeddingApiSchema]);

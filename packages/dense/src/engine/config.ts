@@ -5,7 +5,7 @@
  * ONNX model (`encoder`, run by @irserve/onnx): exactly one of the two.
  */
 import { parseEngineConfig } from 'irserve/plugin';
-import { z } from 'irserve/plugin';
+import { httpCallFields, z } from 'irserve/plugin';
 import { encoderConfigSchema } from './encoder-config.js';
 
 /** Fields that only mean something for the embeddings API. */
@@ -107,19 +107,7 @@ export const denseConfigSchema = z
       .describe(
         'TSV (`id<TAB>label`) or JSON (`{"id": "label"}`) file: a subset label per document.',
       ),
-    timeout: z
-      .number()
-      .positive()
-      .max(3600)
-      .default(60)
-      .describe('Deadline of one embeddings call, in seconds.'),
-    retries: z
-      .number()
-      .int()
-      .min(0)
-      .max(10)
-      .default(3)
-      .describe('Retries of an embeddings call after a 429, a 5xx or a broken connection.'),
+    ...httpCallFields('embeddings call'),
   })
   .superRefine((config, issue) => {
     const api = config.embedding_base_url !== undefined;

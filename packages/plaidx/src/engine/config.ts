@@ -6,7 +6,7 @@
  * can be set here and per request.
  */
 import { parseEngineConfig } from 'irserve/plugin';
-import { z } from 'irserve/plugin';
+import { httpCallFields, z } from 'irserve/plugin';
 
 const depthFields = {
   ncells: z
@@ -158,19 +158,7 @@ export const plaidxConfigSchema = z.strictObject({
     .literal(false, { error: 'GPU inference is not supported by @irserve/plaidx; remove use_gpu' })
     .optional()
     .describe("RoutIR's GPU switch; only `false` is accepted (irserve encodes on the CPU)."),
-  timeout: z
-    .number()
-    .positive()
-    .max(3600)
-    .default(60)
-    .describe('Deadline of one encoder call, in seconds.'),
-  retries: z
-    .number()
-    .int()
-    .min(0)
-    .max(10)
-    .default(3)
-    .describe('Retries of an encoder call after a 429, a 5xx or a broken connection.'),
+  ...httpCallFields('encoder call'),
 });
 
 export type PlaidxConfig = z.output<typeof plaidxConfigSchema>;

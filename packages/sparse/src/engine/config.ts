@@ -4,7 +4,7 @@
  * `id_to_subset_mapping`); the query encoder is chosen by `encoder`.
  */
 import { IrserveError, parseEngineConfig } from 'irserve/plugin';
-import { z } from 'irserve/plugin';
+import { httpCallFields, z } from 'irserve/plugin';
 
 export const lsrConfigSchema = z.strictObject({
   index_path: z.string().min(1).describe('Index directory written by irserve-build-sparse-index.'),
@@ -82,19 +82,7 @@ export const lsrConfigSchema = z.strictObject({
     .min(1)
     .default('TEI_API_KEY')
     .describe('Environment variable holding the TEI bearer key when `api_key` is not set.'),
-  timeout: z
-    .number()
-    .positive()
-    .max(3600)
-    .default(60)
-    .describe('Deadline of one encoder call, in seconds.'),
-  retries: z
-    .number()
-    .int()
-    .min(0)
-    .max(10)
-    .default(3)
-    .describe('Retries of an encoder call after a 429, a 5xx or a broken connection.'),
+  ...httpCallFields('encoder call'),
   /**
    * How to find the top k; all return the same passages and scores (docs/sparse.md):
    * `exhaustive` (every posting of every query term), `bmp` (block-max pruning over blocks of
