@@ -7,7 +7,12 @@ import { openSparseIndex } from '../index/open-index.js';
 import type { SparseManifest } from '../index/manifest.js';
 import { hasImpactOrder, type SparseIndexData } from '../index/types.js';
 import { blockMaxScratch, blockMaxSearch } from '../search/block-max.js';
-import { bmpScratch, bmpScratchInTurns, bmpSearch } from '../search/bmp/bmp-search.js';
+import {
+  bmpScratch,
+  bmpScratchInTurns,
+  bmpSearch,
+  type BmpScratch,
+} from '../search/bmp/bmp-search.js';
 import { exhaustiveScratch, exhaustiveSearch } from '../search/exhaustive.js';
 import { impactOrderedScratch, impactOrderedSearch } from '../search/impact-ordered.js';
 import { maxScoreScratch, maxScoreSearch } from '../search/max-score.js';
@@ -42,13 +47,8 @@ export type BoundSearch = (query: QueryTerms, options: SearchOptions) => Passage
  */
 export function boundSearch(index: SparseIndexData, strategy: SearchStrategy): BoundSearch {
   switch (strategy) {
-    case 'auto': {
-      const bmp = boundSearch(index, 'bmp');
-      const exhaustive = boundSearch(index, 'exhaustive');
-      const deepest = autoBmpMaxK(index.passageIds.length);
-      return (query, options) =>
-        options.k <= deepest ? bmp(query, options) : exhaustive(query, options);
-    }
+    case 'auto':
+      return autoSearch(index, boundSearch(index, 'bmp'), boundSearch(index, 'exhaustive'));
     case 'exhaustive': {
       const scratch = exhaustiveScratch(index);
       return (query, options) => exhaustiveSearch(index, query, options, scratch);
@@ -61,10 +61,8 @@ export function boundSearch(index: SparseIndexData, strategy: SearchStrategy): B
       const scratch = blockMaxScratch(index);
       return (query, options) => blockMaxSearch(index, query, options, scratch);
     }
-    case 'bmp': {
-      const scratch = bmpScratch(index);
-      return (query, options) => bmpSearch(index, query, options, scratch);
-    }
+    case 'bmp':
+      return bmpWith(index, bmpScratch(index));
     case 'impact-ordered': {
       if (!hasImpactOrder(index)) throw new Error('the index has no impact-ordered lists');
       const scratch = impactOrderedScratch(index);
@@ -87,16 +85,28 @@ export function preparedSearch(
   if (strategy !== 'bmp' && strategy !== 'auto')
     return { search: boundSearch(index, strategy), ready: Promise.resolve() };
   const exhaustive = boundSearch(index, 'exhaustive');
-  const deepest = strategy === 'auto' ? autoBmpMaxK(index.passageIds.length) : Infinity;
-  let bmp: BoundSearch | undefined;
+  let prepared: BoundSearch | undefined;
   const ready = bmpScratchInTurns(index, {}, signal).then((scratch) => {
-    bmp = (query, options) => bmpSearch(index, query, options, scratch);
+    const bmp = bmpWith(index, scratch);
+    prepared = strategy === 'auto' ? autoSearch(index, bmp, exhaustive) : bmp;
   });
-  return {
-    search: (query, options) =>
-      bmp !== undefined && options.k <= deepest ? bmp(query, options) : exhaustive(query, options),
-    ready,
-  };
+  return { search: (query, options) => (prepared ?? exhaustive)(query, options), ready };
+}
+
+/** `bmp` over bounds already derived. */
+function bmpWith(index: SparseIndexData, scratch: BmpScratch): BoundSearch {
+  return (query, options) => bmpSearch(index, query, options, scratch);
+}
+
+/** `auto`: `bmp` up to `autoBmpMaxK` passages asked for, exhaustive deeper. */
+function autoSearch(
+  index: SparseIndexData,
+  bmp: BoundSearch,
+  exhaustive: BoundSearch,
+): BoundSearch {
+  const deepest = autoBmpMaxK(index.passageIds.length);
+  return (query, options) =>
+    options.k <= deepest ? bmp(query, options) : exhaustive(query, options);
 }
 
 /** When the checksums are checked and the bounds derived: before serving, or while serving. */
