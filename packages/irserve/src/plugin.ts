@@ -43,7 +43,7 @@ export {
   type SubsetLabels,
 } from './engines/subset-mapping.js';
 export { parseEngineConfig } from './engines/engine-config.js';
-export { httpCallFields } from './engines/http-call-fields.js';
+export { batchSizeField, httpCallFields } from './engines/engine-fields.js';
 export { SharedByKey, type SharedLease } from './util/shared-by-key.js';
 export { defaultIo, isEntryPoint, type CliIo } from './plugins/command-entry.js';
 /**

@@ -2,8 +2,7 @@
  * The `Postgres` engine's `config` object (docs/backends.md): a table searched by full-text
  * (`ts_rank_cd`) or by pgvector distance, on PostgreSQL, Citus or a managed Postgres.
  */
-import { parseEngineConfig } from 'irserve/plugin';
-import { z } from 'irserve/plugin';
+import { parseEngineConfig, z } from 'irserve/plugin';
 import { connectionFields, embeddingSchema } from '../common/config.js';
 
 /** A column or table name: letters, digits, `_`, `$`; a table may carry its schema (`search.docs`). */

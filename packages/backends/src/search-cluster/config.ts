@@ -2,8 +2,7 @@
  * The `OpenSearch` and `Elasticsearch` engines' `config` object (docs/backends.md): an index
  * searched by BM25 (`match` / `multi_match`) or by the `knn` query, through the official client.
  */
-import { parseEngineConfig } from 'irserve/plugin';
-import { z } from 'irserve/plugin';
+import { parseEngineConfig, z } from 'irserve/plugin';
 import { connectionFields, embeddingSchema } from '../common/config.js';
 
 /** A field name, optionally boosted (`title^2`). */

@@ -2,8 +2,7 @@
  * The `Manticore` engine's `config` object (docs/backends.md): an index of Manticore Search or
  * Sphinx (local, real-time or distributed) searched through SphinxQL, the MySQL protocol.
  */
-import { parseEngineConfig } from 'irserve/plugin';
-import { z } from 'irserve/plugin';
+import { parseEngineConfig, z } from 'irserve/plugin';
 import { connectionFields, embeddingSchema } from '../common/config.js';
 
 const name = z

@@ -4,8 +4,7 @@
  * Query embeddings come from an OpenAI-compatible API (`embedding_base_url`) or from a local
  * ONNX model (`encoder`, run by @irserve/onnx): exactly one of the two.
  */
-import { parseEngineConfig } from 'irserve/plugin';
-import { httpCallFields, z } from 'irserve/plugin';
+import { httpCallFields, parseEngineConfig, z } from 'irserve/plugin';
 import { encoderConfigSchema } from './encoder-config.js';
 
 /** Fields that only mean something for the embeddings API. */

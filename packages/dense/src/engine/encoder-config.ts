@@ -2,7 +2,7 @@
  * `encoder`: the local ONNX model of a Dense service. Kept free of any import of
  * @irserve/onnx, so a Dense service over an embeddings API never loads the ONNX runtime.
  */
-import { z } from 'irserve/plugin';
+import { batchSizeField, z } from 'irserve/plugin';
 
 export const encoderConfigSchema = z.strictObject({
   model_path: z
@@ -28,13 +28,7 @@ export const encoderConfigSchema = z.strictObject({
     .max(1_000_000)
     .optional()
     .describe("Most tokens per text; longer texts are cut. Default: the folder's, else 512."),
-  batch_size: z
-    .number()
-    .int()
-    .min(1)
-    .max(4096)
-    .default(32)
-    .describe('Texts per `session.run`; larger batches are split.'),
+  batch_size: batchSizeField('Texts per `session.run`; larger batches are split.'),
   output: z
     .string()
     .min(1)

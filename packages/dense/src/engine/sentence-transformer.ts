@@ -3,9 +3,8 @@
  * mapped onto the Dense engine with `encoder` (the model runs in process on ONNX Runtime).
  * `embedding_model_name` is a local model folder here: nothing is downloaded.
  */
-import { parseEngineConfig, type EngineInit } from 'irserve/plugin';
+import { batchSizeField, type EngineInit, parseEngineConfig, z } from 'irserve/plugin';
 import type { ZodType } from 'zod';
-import { z } from 'irserve/plugin';
 import type { DenseConfig } from './config.js';
 import { Dense } from './dense.js';
 
@@ -36,7 +35,7 @@ export const sentenceTransformerConfigSchema = z.strictObject({
     .describe(
       "L2-normalise embeddings. Default: the folder's (a sentence-transformers Normalize module).",
     ),
-  batch_size: z.number().int().min(1).max(4096).default(32).describe('Texts per `session.run`.'),
+  batch_size: batchSizeField('Texts per `session.run`.'),
   k_scale: z
     .number()
     .finite()

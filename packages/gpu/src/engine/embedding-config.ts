@@ -3,8 +3,7 @@
  * `index_path`, `query_prompt`, `k_scale`, ...) plus the GGUF model and device fields.
  */
 import { denseConfigSchema, type DenseConfig } from '@irserve/dense';
-import { parseEngineConfig } from 'irserve/plugin';
-import { z } from 'irserve/plugin';
+import { parseEngineConfig, z } from 'irserve/plugin';
 import { checkModelPath, ggufModelFields } from './model-config.js';
 
 const dense = denseConfigSchema.shape;

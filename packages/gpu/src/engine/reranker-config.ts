@@ -2,8 +2,7 @@
  * The `GgufReranker` config (docs/gpu.md): RoutIR's `Qwen3Reranker` fields where they apply
  * (`model_name_or_path`, `batch_size`, `max_length`, the instruction) plus the device fields.
  */
-import { parseEngineConfig } from 'irserve/plugin';
-import { z } from 'irserve/plugin';
+import { parseEngineConfig, z } from 'irserve/plugin';
 import { checkModelPath, ggufModelFields } from './model-config.js';
 
 export const ggufRerankerConfigSchema = z

@@ -3,8 +3,7 @@
  * A plain `npm ci` installs only the CPU binary; the CUDA and Vulkan binaries (hundreds of MB)
  * come with `npx irserve-gpu-install cuda|vulkan` on a GPU host.
  */
-import { IrserveError } from 'irserve/plugin';
-import { z } from 'irserve/plugin';
+import { IrserveError, z } from 'irserve/plugin';
 
 export const LLAMA_DEVICES = ['auto', 'cuda', 'vulkan', 'cpu'] as const;
 export type LlamaDevice = (typeof LLAMA_DEVICES)[number];

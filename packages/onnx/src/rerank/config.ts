@@ -2,8 +2,7 @@
  * The `CrossEncoderReranker` config (docs/models.md). `model_name_or_path` is RoutIR's name
  * (Qwen3Reranker, MT5Reranker) for `model_path`, accepted as an alias.
  */
-import { parseEngineConfig } from 'irserve/plugin';
-import { z } from 'irserve/plugin';
+import { batchSizeField, parseEngineConfig, z } from 'irserve/plugin';
 import { sessionOptionsSchema } from '../runtime/session-options.js';
 
 /** Qwen3-Reranker's prompt: the answer is the next token, "yes" or "no". */
@@ -46,13 +45,7 @@ export const crossEncoderConfigSchema = z
       .describe(
         "Most tokens per (query, passage); passages are cut, never rejected. Default: the folder's, else 512.",
       ),
-    batch_size: z
-      .number()
-      .int()
-      .min(1)
-      .max(4096)
-      .default(32)
-      .describe('Pairs per `session.run`; larger batches are split.'),
+    batch_size: batchSizeField('Pairs per `session.run`; larger batches are split.'),
     activation: z
       .enum(['none', 'sigmoid', 'softmax'])
       .default('none')

@@ -3,8 +3,7 @@
  * `q_max_length`, `d_max_length`, `batch_size`, `use_gpu`) and defaults, plus the two answer
  * tokens RoutIR's code takes but its config never passes on, and the session options.
  */
-import { parseEngineConfig } from 'irserve/plugin';
-import { z } from 'irserve/plugin';
+import { batchSizeField, parseEngineConfig, z } from 'irserve/plugin';
 import type { AcquireSeq2SeqOptions } from '../runtime/session-pool.js';
 import { sessionOptionsSchema } from '../runtime/session-options.js';
 
@@ -67,13 +66,7 @@ export const mt5ConfigSchema = z
       ),
     q_max_length: length('query', 180),
     d_max_length: length('passage', 512),
-    batch_size: z
-      .number()
-      .int()
-      .min(1)
-      .max(4096)
-      .default(32)
-      .describe('Pairs per encoder and decoder run; larger batches are split.'),
+    batch_size: batchSizeField('Pairs per encoder and decoder run; larger batches are split.'),
     use_gpu: z
       .boolean()
       .optional()

@@ -3,8 +3,7 @@
  * `onnx_config.json` (docs/plaidx.md): the query and document markers, the query length and
  * `[MASK]` expansion, the document length and skip-list, and which output holds the tokens.
  */
-import { IrserveError } from 'irserve/plugin';
-import { z } from 'irserve/plugin';
+import { IrserveError, z } from 'irserve/plugin';
 
 export const conventionsSchema = z.object({
   output: z.string().min(1).optional(),

@@ -5,8 +5,7 @@
  * `sliding_window_stride`, `passage_batch_size`); the depth settings it hard-codes by k
  * can be set here and per request.
  */
-import { parseEngineConfig } from 'irserve/plugin';
-import { httpCallFields, z } from 'irserve/plugin';
+import { batchSizeField, httpCallFields, parseEngineConfig, z } from 'irserve/plugin';
 
 const depthFields = {
   ncells: z
@@ -89,13 +88,7 @@ export const plaidxConfigSchema = z.strictObject({
     .describe(
       "L2-normalise every token vector the encoder returns (ColBERT's own output already is).",
     ),
-  inference_batch_size: z
-    .number()
-    .int()
-    .min(1)
-    .max(4096)
-    .default(32)
-    .describe('Queries per encoder call.'),
+  inference_batch_size: batchSizeField('Queries per encoder call.'),
   passage_batch_size: z
     .number()
     .int()

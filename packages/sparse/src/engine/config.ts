@@ -3,8 +3,7 @@
  * (`index_path`, `model_name`, `max_length`, `batch_size`, `max_terms`, `k_scale`,
  * `id_to_subset_mapping`); the query encoder is chosen by `encoder`.
  */
-import { IrserveError, parseEngineConfig } from 'irserve/plugin';
-import { httpCallFields, z } from 'irserve/plugin';
+import { batchSizeField, httpCallFields, IrserveError, parseEngineConfig, z } from 'irserve/plugin';
 
 export const lsrConfigSchema = z.strictObject({
   index_path: z.string().min(1).describe('Index directory written by irserve-build-sparse-index.'),
@@ -33,13 +32,9 @@ export const lsrConfigSchema = z.strictObject({
     .max(8192)
     .optional()
     .describe('ONNX: longest input in tokens (longer texts are truncated).'),
-  batch_size: z
-    .number()
-    .int()
-    .min(1)
-    .max(4096)
-    .default(32)
-    .describe('Texts per encoder call (a processor batch is split into calls of this size).'),
+  batch_size: batchSizeField(
+    'Texts per encoder call (a processor batch is split into calls of this size).',
+  ),
   max_terms: z
     .number()
     .int()

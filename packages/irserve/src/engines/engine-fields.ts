@@ -1,7 +1,7 @@
 /**
- * The two config fields of an engine that calls a model over HTTP (an embeddings API, a TEI
- * encoder): how long one call may take and how often it is retried. The dense, sparse, PLAID and
- * back-end extras all take them, with the same bounds and defaults as the model-API engines.
+ * Config fields many engines share, defined once with their bounds and defaults: the timeout
+ * and retries of a model called over HTTP (an embeddings API, a TEI encoder: the dense, sparse,
+ * PLAID and back-end extras), and the batch size of a model run in process.
  */
 import { z } from '../prebundled/zod.js';
 
@@ -27,4 +27,13 @@ export function httpCallFields(call: string) {
       .default(3)
       .describe(`Retries of an ${call} after a 429, a 5xx or a broken connection.`),
   };
+}
+
+/**
+ * `batch_size`: how many `items` (texts, pairs) one model run takes, 1 to 4096, default 32.
+ *
+ * @example z.strictObject({ batch_size: batchSizeField('Texts per `session.run`.') })
+ */
+export function batchSizeField(description: string) {
+  return z.number().int().min(1).max(4096).default(32).describe(description);
 }
