@@ -73,18 +73,21 @@ function parseTsvMapping(text: string, path: string): Map<string, string> {
   return mapping;
 }
 
-/** Labels per document number, from the index's document ids. */
+/**
+ * Labels per document number, from the index's document ids (an array, or any list that
+ * decodes them one at a time).
+ */
 export function subsetLabels(
-  docIds: readonly string[],
+  docIds: { readonly length: number; at(index: number): string | undefined },
   mapping: Map<string, string>,
 ): SubsetLabels {
   const numbers = new Map<string, number>();
   for (const label of mapping.values()) if (!numbers.has(label)) numbers.set(label, numbers.size);
   const labels = new Int32Array(docIds.length).fill(-1);
-  docIds.forEach((id, doc) => {
-    const label = mapping.get(id);
+  for (let doc = 0; doc < docIds.length; doc++) {
+    const label = mapping.get(docIds.at(doc)!);
     if (label !== undefined) labels[doc] = numbers.get(label)!;
-  });
+  }
   return { labels, numbers };
 }
 

@@ -69,7 +69,7 @@ export class LSR extends BaseEngine {
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         this.context.logger.info(
           { service: this.name, search: this.settings.search, seconds },
-          'sparse index prepared: checksums checked, search bounds ready',
+          'sparse index prepared: all in memory, checksums checked, search bounds ready',
         );
       },
       (error: unknown) => {
@@ -121,7 +121,7 @@ export class LSR extends BaseEngine {
   }
 
   async #checkVocabulary(opened: OpenedLsr, encoder: SparseEncoder): Promise<void> {
-    const missing = missingTokens(opened.index.terms, await encoder.vocabulary());
+    const missing = missingTokens(opened.head.terms, await encoder.vocabulary());
     if (missing.length === 0) return;
     const examples = missing
       .slice(0, 5)
@@ -130,7 +130,7 @@ export class LSR extends BaseEngine {
     await encoder.close();
     throw new IrserveError(
       'ERR_CONFIG',
-      `service "${this.name}": ${missing.length} of the index's ${opened.index.terms.length} tokens (${examples}) are not in the vocabulary of ${encoder.description}: the index was encoded with another model (set check_vocabulary false to serve it anyway)`,
+      `service "${this.name}": ${missing.length} of the index's ${opened.head.terms.length} tokens (${examples}) are not in the vocabulary of ${encoder.description}: the index was encoded with another model (set check_vocabulary false to serve it anyway)`,
     );
   }
 
@@ -144,14 +144,11 @@ export class LSR extends BaseEngine {
     });
     const vectors = await this.#queryVectors(requests, encoder);
     return requests.map((request, i) => {
-      const query = queryTerms(opened.lookup, vectors[i]!, opened.index.quantization);
-      const k = Math.min(
-        opened.index.passageIds.length,
-        Math.ceil(request.limit * this.settings.k_scale),
-      );
+      const query = queryTerms(opened.lookup, vectors[i]!, opened.head.quantization);
+      const k = Math.min(opened.head.passages, Math.ceil(request.limit * this.settings.k_scale));
       const filter =
         wanted[i] === undefined ? undefined : { labels: opened.passageLabels!, wanted: wanted[i] };
-      return maxP(opened.index, opened.search(query, { k, filter }), request.limit);
+      return maxP(opened.head, opened.search(query, { k, filter }), request.limit);
     });
   }
 
@@ -175,7 +172,7 @@ export class LSR extends BaseEngine {
     let next = 0;
     return requests.map((request, i) =>
       request.passages.map(() =>
-        sparseScore(queries[i]!, passages[next++]!, opened.index.quantization),
+        sparseScore(queries[i]!, passages[next++]!, opened.head.quantization),
       ),
     );
   }

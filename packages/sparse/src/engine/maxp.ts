@@ -8,11 +8,15 @@ import type { PassageHits } from '../search/types.js';
  *
  * @example maxP(index, hits, 10) // { D12: 1830, D7: 1644, ... }
  */
-export function maxP(index: SparseIndexData, hits: PassageHits, limit: number): Scores {
+export function maxP(
+  index: Pick<SparseIndexData, 'documentIds' | 'passageDocs'>,
+  hits: PassageHits,
+  limit: number,
+): Scores {
   const ranking: Scores = Object.create(null) as Scores;
   let kept = 0;
   for (let i = 0; i < hits.ids.length && kept < limit; i++) {
-    const documentId = index.documentIds[index.passageDocs[hits.ids[i]!]!]!;
+    const documentId = index.documentIds.at(index.passageDocs[hits.ids[i]!]!)!;
     if (documentId in ranking) continue;
     ranking[documentId] = hits.scores[i]!;
     kept++;

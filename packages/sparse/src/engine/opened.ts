@@ -1,119 +1,22 @@
 /**
- * What the LSR engine holds once started: the index, its token lookup, subset labels per
- * passage, and the search strategy with its scratch.
+ * What the LSR engine holds once started: the index head, its token lookup, subset labels per
+ * passage, and the search (from the files while the index loads, then from memory).
  */
 import { readSubsetMapping, subsetLabels, type SubsetLabels } from 'irserve/plugin';
-import { openSparseIndex } from '../index/open-index.js';
 import type { SparseManifest } from '../index/manifest.js';
-import { hasImpactOrder, type SparseIndexData } from '../index/types.js';
-import { blockMaxScratch, blockMaxSearch } from '../search/block-max.js';
-import {
-  bmpScratch,
-  bmpScratchInTurns,
-  bmpSearch,
-  type BmpScratch,
-} from '../search/bmp/bmp-search.js';
-import { exhaustiveScratch, exhaustiveSearch } from '../search/exhaustive.js';
-import { impactOrderedScratch, impactOrderedSearch } from '../search/impact-ordered.js';
-import { maxScoreScratch, maxScoreSearch } from '../search/max-score.js';
-import type { QueryTerms } from '../search/query-terms.js';
-import type { PassageHits, SearchOptions } from '../search/types.js';
+import { startOpeningSparseIndex, type OpeningSparseIndex } from '../index/open-index.js';
+import type { SparseIndexHead } from '../index/types.js';
+import { loadingSearch } from './loading-search.js';
+import { preparedSearch, type BoundSearch, type SearchStrategy } from './strategies.js';
 
-export type SearchStrategy =
-  'auto' | 'exhaustive' | 'max-score' | 'block-max' | 'bmp' | 'impact-ordered';
-
-/**
- * `auto` searches with `bmp` up to this many passages, or one per 1,000 passages of the index
- * when that is more, exhaustively above. On the bench `bmp` was 4.5x exhaustive's speed at top
- * 10 on 100,000 passages, 1.3x at top 200 and 0.5x at top 1000 (the k-th score is then too low
- * to skip blocks); on 1,000,000 passages 5.4x-11.8x at top 10 and still 1.6x-1.8x at top 1000.
- */
-export const AUTO_BMP_MAX_K = 200;
-
-/** The deepest search `auto` runs with `bmp` on an index of `passages` passages. */
-export function autoBmpMaxK(passages: number): number {
-  return Math.max(AUTO_BMP_MAX_K, Math.floor(passages / 1000));
-}
-
-/** A search function bound to its index and its own scratch. */
-export type BoundSearch = (query: QueryTerms, options: SearchOptions) => PassageHits;
-
-/**
- * The chosen strategy with its scratch (reused: a batch runs its searches one after another).
- * `impact-ordered` on an index without the impact-ordered lists throws (`openLsr` says so
- * first, naming the config fields). `bmp` and `auto` derive their block bounds here, once.
- *
- * @example const search = boundSearch(index, 'max-score'); search(query, { k: 10 })
- */
-export function boundSearch(index: SparseIndexData, strategy: SearchStrategy): BoundSearch {
-  switch (strategy) {
-    case 'auto':
-      return autoSearch(index, boundSearch(index, 'bmp'), boundSearch(index, 'exhaustive'));
-    case 'exhaustive': {
-      const scratch = exhaustiveScratch(index);
-      return (query, options) => exhaustiveSearch(index, query, options, scratch);
-    }
-    case 'max-score': {
-      const scratch = maxScoreScratch(index);
-      return (query, options) => maxScoreSearch(index, query, options, scratch);
-    }
-    case 'block-max': {
-      const scratch = blockMaxScratch(index);
-      return (query, options) => blockMaxSearch(index, query, options, scratch);
-    }
-    case 'bmp':
-      return bmpWith(index, bmpScratch(index));
-    case 'impact-ordered': {
-      if (!hasImpactOrder(index)) throw new Error('the index has no impact-ordered lists');
-      const scratch = impactOrderedScratch(index);
-      return (query, options) => impactOrderedSearch(index, query, options, scratch);
-    }
-  }
-}
-
-/**
- * `boundSearch`, with what `bmp` and `auto` derive (their block bounds) done a step at a time
- * after it returns: until `ready`, they search exhaustively, which returns the same results.
- *
- * @example const { search, ready } = preparedSearch(index, 'auto'); await ready;
- */
-export function preparedSearch(
-  index: SparseIndexData,
-  strategy: SearchStrategy,
-  signal?: AbortSignal,
-): { search: BoundSearch; ready: Promise<void> } {
-  if (strategy !== 'bmp' && strategy !== 'auto')
-    return { search: boundSearch(index, strategy), ready: Promise.resolve() };
-  const exhaustive = boundSearch(index, 'exhaustive');
-  let prepared: BoundSearch | undefined;
-  const ready = bmpScratchInTurns(index, {}, signal).then((scratch) => {
-    const bmp = bmpWith(index, scratch);
-    prepared = strategy === 'auto' ? autoSearch(index, bmp, exhaustive) : bmp;
-  });
-  return { search: (query, options) => (prepared ?? exhaustive)(query, options), ready };
-}
-
-/** `bmp` over bounds already derived. */
-function bmpWith(index: SparseIndexData, scratch: BmpScratch): BoundSearch {
-  return (query, options) => bmpSearch(index, query, options, scratch);
-}
-
-/** `auto`: `bmp` up to `autoBmpMaxK` passages asked for, exhaustive deeper. */
-function autoSearch(
-  index: SparseIndexData,
-  bmp: BoundSearch,
-  exhaustive: BoundSearch,
-): BoundSearch {
-  const deepest = autoBmpMaxK(index.passageIds.length);
-  return (query, options) =>
-    options.k <= deepest ? bmp(query, options) : exhaustive(query, options);
-}
+export type { BoundSearch, SearchStrategy } from './strategies.js';
 
 /** When the checksums are checked and the bounds derived: before serving, or while serving. */
 export type PrepareMode = 'start' | 'background';
 
 export interface OpenedLsr {
-  index: SparseIndexData;
+  /** What serving needs at once; the rest of the index loads behind `search`. */
+  head: SparseIndexHead;
   manifest: SparseManifest;
   lookup: Map<string, number>;
   /** Document subsets, and the label of each passage (its document's). */
@@ -121,14 +24,16 @@ export interface OpenedLsr {
   passageLabels: Int32Array | undefined;
   search: BoundSearch;
   /**
-   * Settles once every file matched its checksum and the search has what it derives; rejects
-   * naming a damaged file. Already settled in `start` mode.
+   * Settles once the whole index is in memory, every file matched its checksum and the search
+   * has what it derives; rejects naming a damaged file. Already settled in `start` mode.
    */
   prepared: Promise<void>;
 }
 
 /**
- * Opens the index at `indexPath` and the optional subset mapping (keyed by document id).
+ * Opens the index at `indexPath` and the optional subset mapping (keyed by document id). In
+ * `background` mode it returns once the head is read, searching from the files until the rest
+ * is in memory.
  *
  * @example const opened = await openLsr('indexes/splade', 'subsets.tsv', 'block-max');
  */
@@ -139,25 +44,35 @@ export async function openLsr(
   prepare: PrepareMode = 'start',
   signal?: AbortSignal,
 ): Promise<OpenedLsr> {
-  const { index, manifest, verified } = await openSparseIndex(indexPath, {
-    verify: prepare === 'start' ? 'open' : 'background',
-    ...(signal ? { signal } : {}),
-  });
-  if (search === 'impact-ordered' && !hasImpactOrder(index))
+  const opening = await startOpeningSparseIndex(indexPath, signal ? { signal } : {});
+  const { head, manifest } = opening;
+  if (search === 'impact-ordered' && manifest.impactSlice === undefined)
     throw new Error(
       `config.search is "impact-ordered" but the index at config.index_path (${indexPath}) was built without the impact-ordered lists: rebuild it with \`irserve-build-sparse-index <encoded corpus> ${indexPath} --impact_ordered\`, or choose another search (exhaustive, auto, max-score, block-max)`,
     );
-  const lookup = new Map(index.terms.map((term, id) => [term, id]));
+  const lookup = new Map(head.terms.map((term, id) => [term, id]));
   let subsets: SubsetLabels | undefined;
   let passageLabels: Int32Array | undefined;
   if (mappingPath !== undefined) {
-    subsets = subsetLabels(index.documentIds, await readSubsetMapping(mappingPath));
+    subsets = subsetLabels(head.documentIds, await readSubsetMapping(mappingPath));
     const documentLabels = subsets.labels;
-    passageLabels = Int32Array.from(index.passageDocs, (doc) => documentLabels[doc]!);
+    passageLabels = Int32Array.from(head.passageDocs, (doc) => documentLabels[doc]!);
   }
-  const bound = preparedSearch(index, search, signal);
-  const prepared = Promise.all([verified, bound.ready]).then(() => undefined);
-  if (prepare === 'start') await prepared;
-  prepared.catch(() => undefined); // the engine watches it; nobody else need
-  return { index, manifest, lookup, subsets, passageLabels, search: bound.search, prepared };
+  const serving =
+    prepare === 'start'
+      ? await preparedNow(opening, search, signal)
+      : loadingSearch(indexPath, opening, search, signal);
+  serving.prepared.catch(() => undefined); // the engine watches it; nobody else need
+  return { head, manifest, lookup, subsets, passageLabels, ...serving };
+}
+
+/** The whole index loaded and the strategy's bounds derived before anything is served. */
+async function preparedNow(
+  opening: OpeningSparseIndex,
+  strategy: SearchStrategy,
+  signal: AbortSignal | undefined,
+): Promise<{ search: BoundSearch; prepared: Promise<void> }> {
+  const bound = preparedSearch(await opening.loaded, strategy, signal);
+  await bound.ready;
+  return { search: bound.search, prepared: bound.ready };
 }

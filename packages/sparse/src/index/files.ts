@@ -18,10 +18,15 @@ export interface ArrayFile {
   kind: 'u32' | 'impacts';
   /** Only in indexes built with `--impact_ordered` (manifest field `impactSlice`). */
   impactOrdered?: true;
+  /**
+   * Read before the index serves (a few MB at a million passages); the others, the posting
+   * lists, load after it, while it answers from the files.
+   */
+  head?: true;
 }
 
 export const ARRAY_FILES: readonly ArrayFile[] = [
-  { name: 'inverted.offsets.u32', field: 'invertedOffsets', kind: 'u32' },
+  { name: 'inverted.offsets.u32', field: 'invertedOffsets', kind: 'u32', head: true },
   { name: 'inverted.passages.u32', field: 'invertedPassages', kind: 'u32' },
   { name: 'inverted.impacts', field: 'invertedImpacts', kind: 'impacts' },
   {
@@ -37,13 +42,20 @@ export const ARRAY_FILES: readonly ArrayFile[] = [
   { name: 'blocks.offsets.u32', field: 'blockOffsets', kind: 'u32' },
   { name: 'blocks.ids.u32', field: 'blockIds', kind: 'u32' },
   { name: 'blocks.max', field: 'blockMax', kind: 'impacts' },
-  { name: 'passage-docs.u32', field: 'passageDocs', kind: 'u32' },
+  { name: 'passage-docs.u32', field: 'passageDocs', kind: 'u32', head: true },
 ];
 
-export const STRING_FILES: readonly { name: string; field: StringsField }[] = [
+export interface StringsFile {
+  name: string;
+  field: StringsField;
+  /** The byte offset of every string (see `id-table.ts`); absent in indexes built before it. */
+  offsets?: string;
+}
+
+export const STRING_FILES: readonly StringsFile[] = [
   { name: 'terms.json', field: 'terms' },
-  { name: 'passage-ids.json', field: 'passageIds' },
-  { name: 'document-ids.json', field: 'documentIds' },
+  { name: 'passage-ids.json', field: 'passageIds', offsets: 'passage-ids.offsets.u32' },
+  { name: 'document-ids.json', field: 'documentIds', offsets: 'document-ids.offsets.u32' },
 ];
 
 /**

@@ -1,78 +1,99 @@
 /**
- * Opens a sparse index directory: the manifest is checked (format, version), every data file
- * against its size, and the arrays against the counts, so a truncated or foreign index is a
- * clear error at once. Every file's CRC-32 is checked too, before `openSparseIndex` returns
- * (`verify: 'open'`) or after, a slice at a time (`'background'`): on a million passages the
- * checksums of 1.5-2.5 GB cost about a second of CPU that the index need not wait for. Arrays
- * are views on the file bytes (no parsing).
+ * Opens a sparse index directory in two steps. First the head: the manifest is checked (format,
+ * version), every data file against its size, and what a search needs besides the posting
+ * lists (the list offsets, the passage-to-document map, the terms and the document ids, a few MB
+ * at a million passages) is read, so a truncated or foreign index is a clear error at once.
+ * Then the rest loads a slice at a time, each file checked against its CRC-32 as it is read,
+ * while the caller may already answer from the files (`FilePostings`): on a million passages
+ * the lists are 1.5-2.5 GB, seconds of page faults on a VM that the service need not wait for.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { STRING_FILES, arrayFileName, arrayFilesOf, elementBytes } from './files.js';
+import { ARRAY_FILES, STRING_FILES, arrayFileName, arrayFilesOf, elementBytes } from './files.js';
+import { idListOf, parseStringArray } from './id-table.js';
+import { loadFile, type LoadOptions } from './load-files.js';
 import { MANIFEST_FILE, parseManifest, type SparseManifest } from './manifest.js';
+import { checkHeadShape, checkShape } from './index-shape.js';
 import { verifyChecksums, type ReadFile } from './verify-checksums.js';
-import { hasImpactOrder, type SparseIndexData } from './types.js';
+import type { SparseIndexData, SparseIndexHead } from './types.js';
 
 export interface OpenedSparseIndex {
   index: SparseIndexData;
   manifest: SparseManifest;
+}
+
+export interface OpeningSparseIndex {
+  head: SparseIndexHead;
+  manifest: SparseManifest;
   /**
-   * Settles once every file has been checked against its CRC-32: rejects with an error naming
-   * the first file that does not match. Already settled with `verify: 'open'`.
+   * The whole index once every file is in memory and matched its CRC-32; rejects naming the
+   * first file that does not (or with the signal's reason when the load was stopped).
    */
-  verified: Promise<void>;
-}
-
-export interface OpenSparseOptions {
-  /** When the checksums are checked (default `open`: before the index is returned). */
-  verify?: 'open' | 'background';
-  /** Stops a background check (the index was closed); `verified` then rejects with its reason. */
-  signal?: AbortSignal;
-}
-
-async function readSized(dir: string, name: string, manifest: SparseManifest): Promise<Buffer> {
-  const entry = manifest.files[name];
-  if (!entry) throw new Error(`${dir}: ${MANIFEST_FILE} does not list ${name}`);
-  const data = await readFile(join(dir, name)).catch((error: NodeJS.ErrnoException) => {
-    throw new Error(`${dir}: cannot read ${name} (${error.code ?? error.message})`);
-  });
-  if (data.byteLength !== entry.bytes)
-    throw new Error(
-      `${dir}: ${name} has ${data.byteLength} bytes, the manifest says ${entry.bytes} (a damaged or half-copied index: rebuild or copy it again)`,
-    );
-  return data;
-}
-
-function typedView(data: Buffer, bytesPerElement: number, float: boolean) {
-  const aligned = data.byteOffset % 4 === 0 ? data : Buffer.from(new Uint8Array(data)); // copy when unaligned
-  const length = aligned.byteLength / bytesPerElement;
-  if (bytesPerElement === 2) return new Uint16Array(aligned.buffer, aligned.byteOffset, length);
-  return float
-    ? new Float32Array(aligned.buffer, aligned.byteOffset, length)
-    : new Uint32Array(aligned.buffer, aligned.byteOffset, length);
-}
-
-function parseStrings(dir: string, name: string, data: Buffer, count: number): string[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(data.toString('utf8'));
-  } catch {
-    throw new Error(`${dir}: ${name} is not valid JSON`);
-  }
-  if (!Array.isArray(value) || value.length !== count || !value.every((v) => typeof v === 'string'))
-    throw new Error(`${dir}: ${name} is not a list of ${count} strings`);
-  return value;
+  loaded: Promise<SparseIndexData>;
 }
 
 /**
- * Opens the index at `dir`; throws an error naming the directory and the fault.
+ * Opens the index at `dir` and loads all of it; throws an error naming the directory and the
+ * fault.
  *
  * @example const { index, manifest } = await openSparseIndex('indexes/splade');
  */
 export async function openSparseIndex(
   dir: string,
-  options: OpenSparseOptions = {},
+  options: LoadOptions = {},
 ): Promise<OpenedSparseIndex> {
+  const opening = await startOpeningSparseIndex(dir, options);
+  return { index: await opening.loaded, manifest: opening.manifest };
+}
+
+/**
+ * Reads the head of the index at `dir` and starts loading the rest (`loaded`).
+ *
+ * @example const { head, loaded } = await startOpeningSparseIndex('indexes/splade');
+ */
+export async function startOpeningSparseIndex(
+  dir: string,
+  options: LoadOptions = {},
+): Promise<OpeningSparseIndex> {
+  const manifest = await readManifest(dir);
+  await checkSizes(dir, manifest);
+  const headFiles: ReadFile[] = [];
+  const read = async (name: string) => {
+    const data = await readFile(join(dir, name)).catch((error: NodeJS.ErrnoException) => {
+      throw new Error(`${dir}: cannot read ${name} (${error.code ?? error.message})`);
+    });
+    checkSize(dir, name, data.byteLength, manifest);
+    headFiles.push({ name, data, crc32: manifest.files[name]!.crc32 });
+    return data;
+  };
+  const [invertedOffsets, passageDocs] = await Promise.all(
+    ['invertedOffsets', 'passageDocs'].map(async (field) => {
+      const file = ARRAY_FILES.find((f) => f.field === field)!;
+      return typedView(await read(arrayFileName(file, manifest.impactType)), 4, false);
+    }),
+  );
+  const terms = parseStringArray(
+    await read('terms.json'),
+    manifest.vocabularySize,
+    `${dir}: terms.json`,
+  );
+  const documentIds = await readIds(dir, 'documentIds', manifest.documents, manifest, read);
+  const head: SparseIndexHead = {
+    quantization: manifest.quantization,
+    terms,
+    documentIds,
+    passageDocs: passageDocs as Uint32Array,
+    invertedOffsets: invertedOffsets as Uint32Array,
+    passages: manifest.passages,
+    blockSize: manifest.blockSize,
+  };
+  checkHeadShape(head, manifest, dir);
+  const loaded = loadRest(dir, manifest, head, headFiles, options);
+  loaded.catch(() => undefined); // whoever opened may never ask; a failure is theirs to see
+  return { head, manifest, loaded };
+}
+
+async function readManifest(dir: string): Promise<SparseManifest> {
   const info = await stat(dir).catch(() => undefined);
   if (!info) throw new Error(`sparse index directory ${dir} does not exist`);
   if (!info.isDirectory()) throw new Error(`${dir} is not a directory (expected a sparse index)`);
@@ -81,73 +102,109 @@ export async function openSparseIndex(
       `${dir} is not a sparse index: it has no ${MANIFEST_FILE} (build one with irserve-build-sparse-index)`,
     );
   });
-  const manifest = parseManifest(manifestText, dir);
-  const files: ReadFile[] = [];
-  const read = async (name: string) => {
-    const data = await readSized(dir, name, manifest);
-    files.push({ name, data, crc32: manifest.files[name]!.crc32 });
-    return data;
-  };
-  const arrays: Record<string, Uint32Array | Uint16Array | Float32Array> = {};
+  return parseManifest(manifestText, dir);
+}
+
+/** The names of the files the index must hold, as its manifest describes it. */
+function dataFiles(manifest: SparseManifest): string[] {
+  const arrays = arrayFilesOf(manifest.impactSlice !== undefined).map((file) =>
+    arrayFileName(file, manifest.impactType),
+  );
+  const offsets = STRING_FILES.flatMap((file) =>
+    file.offsets !== undefined && manifest.files[file.offsets] ? [file.offsets] : [],
+  );
+  return [...arrays, ...STRING_FILES.map((file) => file.name), ...offsets];
+}
+
+/** Every data file exists with the size its manifest gives (a half-copied index fails here). */
+async function checkSizes(dir: string, manifest: SparseManifest): Promise<void> {
+  const names = dataFiles(manifest);
+  for (const name of names)
+    if (!manifest.files[name]) throw new Error(`${dir}: ${MANIFEST_FILE} does not list ${name}`);
   await Promise.all(
-    arrayFilesOf(manifest.impactSlice !== undefined).map(async (file) => {
-      const name = arrayFileName(file, manifest.impactType);
-      const data = await read(name);
-      const bytes = elementBytes(file, manifest.impactType);
-      if (data.byteLength % bytes !== 0) throw new Error(`${dir}: ${name} has a partial element`);
-      const float = file.kind === 'impacts' && manifest.impactType === 'f32';
-      arrays[file.field] = typedView(data, bytes, float);
+    names.map(async (name) => {
+      const info = await stat(join(dir, name)).catch((error: NodeJS.ErrnoException) => {
+        throw new Error(`${dir}: cannot read ${name} (${error.code ?? error.message})`);
+      });
+      checkSize(dir, name, info.size, manifest);
     }),
   );
-  const counts = {
-    terms: manifest.vocabularySize,
-    passageIds: manifest.passages,
-    documentIds: manifest.documents,
+}
+
+function checkSize(dir: string, name: string, bytes: number, manifest: SparseManifest): void {
+  const entry = manifest.files[name];
+  if (!entry) throw new Error(`${dir}: ${MANIFEST_FILE} does not list ${name}`);
+  if (bytes !== entry.bytes)
+    throw new Error(
+      `${dir}: ${name} has ${bytes} bytes, the manifest says ${entry.bytes} (a damaged or half-copied index: rebuild or copy it again)`,
+    );
+}
+
+/** Passage or document ids, with their offsets file when the index has one. */
+async function readIds(
+  dir: string,
+  field: 'passageIds' | 'documentIds',
+  count: number,
+  manifest: SparseManifest,
+  read: (name: string) => Promise<Buffer>,
+) {
+  const file = STRING_FILES.find((f) => f.field === field)!;
+  const hasOffsets = file.offsets !== undefined && manifest.files[file.offsets] !== undefined;
+  const [json, offsets] = await Promise.all([
+    read(file.name),
+    hasOffsets ? read(file.offsets!).then((data) => typedView(data, 4, false)) : undefined,
+  ]);
+  return idListOf(json, count, offsets as Uint32Array | undefined, `${dir}: ${file.name}`);
+}
+
+/** The posting lists, forward index and block lists, then the passage ids, then the checks. */
+async function loadRest(
+  dir: string,
+  manifest: SparseManifest,
+  head: SparseIndexHead,
+  headFiles: ReadFile[],
+  options: LoadOptions,
+): Promise<SparseIndexData> {
+  const arrays: Record<string, Uint32Array | Uint16Array | Float32Array> = {
+    invertedOffsets: head.invertedOffsets,
+    passageDocs: head.passageDocs,
   };
-  const strings: Record<string, string[]> = {};
-  await Promise.all(
-    STRING_FILES.map(async (file) => {
-      const data = await read(file.name);
-      strings[file.field] = parseStrings(dir, file.name, data, counts[file.field]);
-    }),
-  );
+  for (const file of arrayFilesOf(manifest.impactSlice !== undefined)) {
+    if (file.head) continue;
+    const name = arrayFileName(file, manifest.impactType);
+    const data = await loadFile(dir, name, manifest.files[name]!, options);
+    const bytes = elementBytes(file, manifest.impactType);
+    if (data.byteLength % bytes !== 0) throw new Error(`${dir}: ${name} has a partial element`);
+    arrays[file.field] = typedView(
+      data,
+      bytes,
+      file.kind === 'impacts' && manifest.impactType === 'f32',
+    );
+  }
+  const load = async (name: string) => {
+    const data = await loadFile(dir, name, manifest.files[name]!, options);
+    return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  };
+  const passageIds = await readIds(dir, 'passageIds', manifest.passages, manifest, load);
+  await verifyChecksums(dir, headFiles, true, options);
   const index = {
     ...arrays,
-    ...strings,
+    terms: head.terms,
+    passageIds,
+    documentIds: head.documentIds,
     quantization: manifest.quantization,
     blockSize: manifest.blockSize,
     ...(manifest.impactSlice === undefined ? {} : { impactSlice: manifest.impactSlice }),
   } as unknown as SparseIndexData;
   checkShape(index, manifest, dir);
-  const verified = verifyChecksums(dir, files, options.verify === 'background', {
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  if (options.verify !== 'background') await verified;
-  // Whoever opened the index may never ask; a failure is then theirs to miss, not a crash.
-  verified.catch(() => undefined);
-  return { index, manifest, verified };
+  return index;
 }
 
-/** Array lengths against the manifest's counts (a checksum-valid but inconsistent index). */
-function checkShape(index: SparseIndexData, m: SparseManifest, dir: string): void {
-  const expect = (what: string, actual: number, wanted: number) => {
-    if (actual !== wanted)
-      throw new Error(`${dir}: ${what} has ${actual} entries, expected ${wanted}`);
-  };
-  expect('inverted.offsets', index.invertedOffsets.length, m.vocabularySize + 1);
-  expect('inverted.passages', index.invertedPassages.length, m.postings);
-  expect('inverted.impacts', index.invertedImpacts.length, m.postings);
-  if (hasImpactOrder(index)) {
-    expect('impact-ordered.passages', index.impactPassages.length, m.postings);
-    expect('impact-ordered.impacts', index.impactImpacts.length, m.postings);
-  }
-  expect('forward.offsets', index.forwardOffsets.length, m.passages + 1);
-  expect('forward.terms', index.forwardTerms.length, m.postings);
-  expect('forward.impacts', index.forwardImpacts.length, m.postings);
-  expect('blocks.offsets', index.blockOffsets.length, m.vocabularySize + 1);
-  expect('blocks.max', index.blockMax.length, index.blockIds.length);
-  expect('passage-docs', index.passageDocs.length, m.passages);
-  expect('last inverted offset', index.invertedOffsets[m.vocabularySize]!, m.postings);
-  expect('last forward offset', index.forwardOffsets[m.passages]!, m.postings);
-  expect('last block offset', index.blockOffsets[m.vocabularySize]!, index.blockIds.length);
+function typedView(data: Uint8Array, bytesPerElement: number, float: boolean) {
+  const aligned = data.byteOffset % 4 === 0 ? data : new Uint8Array(data); // copy when unaligned
+  const length = aligned.byteLength / bytesPerElement;
+  if (bytesPerElement === 2) return new Uint16Array(aligned.buffer, aligned.byteOffset, length);
+  return float
+    ? new Float32Array(aligned.buffer, aligned.byteOffset, length)
+    : new Uint32Array(aligned.buffer, aligned.byteOffset, length);
 }

@@ -1,5 +1,7 @@
 /** The in-memory shape of a sparse index, as built and as opened from disk. */
 
+import type { IdList } from './id-table.js';
+
 /** Impacts: quantised integers (16 bits) or float32 weights (float mode). */
 export type Impacts = Uint16Array | Float32Array;
 
@@ -31,11 +33,21 @@ export interface SparseIndexData {
   blockMax: Impacts;
   /** Passages per block (passage p is in block `floor(p / blockSize)`). */
   blockSize: number;
-  passageIds: string[];
-  documentIds: string[];
+  /** Ids decoded on demand (`IdTable`) when opened from disk, string arrays when just built. */
+  passageIds: IdList;
+  documentIds: IdList;
   /** Document number of each passage (MaxP groups passages by it). */
   passageDocs: Uint32Array;
 }
+
+/**
+ * What a search needs of an index besides the posting lists: read before it serves, while the
+ * lists load (`startOpeningSparseIndex`).
+ */
+export type SparseIndexHead = Pick<
+  SparseIndexData,
+  'quantization' | 'terms' | 'documentIds' | 'passageDocs' | 'invertedOffsets' | 'blockSize'
+> & { passages: number };
 
 /** An index that holds the impact-ordered lists (what `search: impact-ordered` reads). */
 export type ImpactOrderedIndex = SparseIndexData &

@@ -16,6 +16,7 @@ import {
   type SparseManifest,
 } from './manifest.js';
 import { STRING_FILES, arrayFileName, arrayFilesOf } from './files.js';
+import { idArray, idsJson } from './id-table.js';
 import { hasImpactOrder, type SparseIndexData } from './types.js';
 import type { PassageIdRule } from './passage-docs.js';
 
@@ -84,12 +85,13 @@ export async function writeIndex(
       const name = arrayFileName(file, impactType);
       files[name] = await writeData(temp, name, bytesOf(index[file.field]!));
     }
-    for (const file of STRING_FILES)
-      files[file.name] = await writeData(
-        temp,
-        file.name,
-        Buffer.from(JSON.stringify(index[file.field])),
-      );
+    for (const file of STRING_FILES) {
+      const { json, offsets } = idsJson(idArray(index[file.field]));
+      files[file.name] = await writeData(temp, file.name, json);
+      // Offsets are 32-bit: an id file past 4 GiB (about 150 million ids) is scanned at open.
+      if (file.offsets !== undefined && json.byteLength < 2 ** 32)
+        files[file.offsets] = await writeData(temp, file.offsets, bytesOf(offsets));
+    }
     const manifest = manifestFor(index, files, options);
     await writeFile(join(temp, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
     await publish(temp, outputDir);

@@ -75,7 +75,7 @@ function accumulate(
 }
 
 /** Keeps the k best non-zero accumulators (zeroing every one on the way). */
-function select(
+export function select(
   accumulators: Int32Array | Float64Array,
   options: SearchOptions,
 ): { top: TopK; scored: number } {

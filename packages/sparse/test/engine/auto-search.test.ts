@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUTO_BMP_MAX_K, autoBmpMaxK, boundSearch } from '../../src/engine/opened.js';
+import { AUTO_BMP_MAX_K, autoBmpMaxK, boundSearch } from '../../src/engine/strategies.js';
 import { queryTerms } from '../../src/search/query-terms.js';
 import { buildFromVectors, randomVectors, seeded } from '../helpers/random.js';
 

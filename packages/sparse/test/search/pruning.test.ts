@@ -4,6 +4,7 @@ import { exhaustiveScratch, exhaustiveSearch } from '../../src/search/exhaustive
 import { impactOrderedScratch, impactOrderedSearch } from '../../src/search/impact-ordered.js';
 import { maxScoreScratch, maxScoreSearch } from '../../src/search/max-score.js';
 import { queryTerms } from '../../src/search/query-terms.js';
+import { idArray } from '../../src/index/id-table.js';
 import type { SparseIndexData } from '../../src/index/types.js';
 import type { PassageFilter } from '../../src/search/types.js';
 import {
@@ -69,7 +70,7 @@ function both(
 }
 
 const named = (index: SparseIndexData, hits: { ids: Int32Array; scores: Float64Array }) =>
-  Array.from(hits.ids, (p, i) => ({ id: index.passageIds[p]!, score: hits.scores[i]! }));
+  Array.from(hits.ids, (p, i) => ({ id: index.passageIds.at(p)!, score: hits.scores[i]! }));
 
 describe('safe pruning (block-max, MaxScore and impact-ordered)', () => {
   for (const quantization of [50, 0]) {
@@ -95,7 +96,7 @@ describe('safe pruning (block-max, MaxScore and impact-ordered)', () => {
     const vectors = randomVectors(random, 600, { vocabulary: 400, terms: 40, maxWeight: 3 });
     const index = buildFromVectors(vectors, { quantization: 50, blockSize: 8, reorder: true });
     expect(index.passageIds).not.toEqual(vectors.map((v) => v.id));
-    expect([...index.passageIds].sort()).toEqual(vectors.map((v) => v.id).sort());
+    expect(idArray(index.passageIds).sort()).toEqual(vectors.map((v) => v.id).sort());
     for (let q = 0; q < 10; q++) {
       const query = randomVectors(random, 1, { vocabulary: 400, terms: 30, maxWeight: 2.5 })[0]!
         .vector;
