@@ -1,11 +1,12 @@
 // The gpu extra: GGUF models on llama.cpp and GPU k-means for irserve-build-index --use_gpu.
 //
 //   npm run build && node bench/gpu.mjs [--texts 64] [--words 24] [--layers 6] [--dim 384]
-//       [--embed-model <gguf>] [--rerank-model <gguf>] [--threads 2]
-//       [--n 20000] [--d 128] [--k 256] [--iterations 5] [--big]
+//       [--embed-model <gguf>] [--rerank-model <gguf>] [--threads 2] [--devices cpu,cuda,vulkan]
+//       [--n 20000] [--d 128] [--k 256] [--iterations 5] [--big] [--kmeans-threads <--threads>]
 //
 // 1. Embeddings/s of a GGUF embedding model at batch 1 (one text per call) and batch 32 (32
-//    texts per call spread over 4 llama.cpp contexts), on the CPU and, where one loads, CUDA.
+//    texts per call spread over 4 llama.cpp contexts), on the CPU and, where they load, CUDA
+//    and Vulkan (--devices picks: cpu,cuda,vulkan by default).
 // 2. Rerank pairs/s of a GGUF ranking model at the same batches.
 //    Without --embed-model / --rerank-model, BERT-shaped models of --layers x --dim with random
 //    weights are generated (bertGguf; outputs are meaningless, the arithmetic is real).
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     layers: { type: 'string', default: '6' },
     dim: { type: 'string', default: '384' },
     threads: { type: 'string', default: '2' },
+    devices: { type: 'string', default: 'cpu,cuda,vulkan' },
     'embed-model': { type: 'string' },
     'rerank-model': { type: 'string' },
     n: { type: 'string', default: '20000' },
@@ -33,6 +35,7 @@ const { values } = parseArgs({
     k: { type: 'string', default: '256' },
     iterations: { type: 'string', default: '5' },
     big: { type: 'boolean', default: false },
+    'kmeans-threads': { type: 'string' },
   },
 });
 const root = new URL('../', import.meta.url);
@@ -115,7 +118,7 @@ async function modelRates(path, role, device, items) {
     await worker.close();
   }
   await lease.release();
-  return { rates, backend: lease.runtime.backend };
+  return { rates, backend: lease.runtime.backend, gpus: lease.runtime.gpus };
 }
 
 function random(n, seed) {
@@ -136,9 +139,15 @@ async function kmeansRows() {
   const rows = [];
   const label = `${n.toLocaleString()} x ${d}, k ${k}, ${iterations} iterations`;
   const cpu = await timeIt(() =>
-    dense.kmeans(data, d, k, { iterations, seed: 1, metric: 'l2', threads }),
+    dense.kmeans(data, d, k, {
+      iterations,
+      seed: 1,
+      metric: 'l2',
+      threads: Number(values['kmeans-threads'] ?? threads),
+    }),
   );
-  rows.push([label, 'CPU build k-means (WASM SIMD)', cpu.toFixed(1), '1.0x']);
+  const cpuLabel = `CPU build k-means (WASM SIMD, ${values['kmeans-threads'] ?? threads} threads)`;
+  rows.push([label, cpuLabel, cpu.toFixed(1), '1.0x']);
   for (const providers of [['cpu'], undefined]) {
     let assigner;
     try {
@@ -186,7 +195,7 @@ try {
     ['embedding', embed, 'embeddings/s'],
     ['ranking', rerank, 'pairs/s'],
   ])
-    for (const device of ['cpu', 'cuda']) {
+    for (const device of values.devices.split(',')) {
       const result = await modelRates(path, role, device, items);
       if (result.problem) rows.push([role, device, unit, 'no GPU', 'no GPU', '', result.problem]);
       else {
@@ -198,7 +207,7 @@ try {
           one.toFixed(0),
           many.toFixed(0),
           `${(many / one).toFixed(1)}x`,
-          '',
+          result.gpus.join(', '),
         ]);
       }
     }

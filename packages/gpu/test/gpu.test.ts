@@ -1,16 +1,20 @@
 /**
- * The GGUF engines on a real GPU backend. Where no CUDA backend loads (no binary or no driver),
- * the equality tests are skipped with a message naming what is missing, and the refusal of
- * `device: "cuda"` is checked instead.
+ * The GGUF engines on a real GPU backend (CUDA, Vulkan). Where a backend does not load (no
+ * binary or no driver), its equality tests are skipped with a message naming what is missing;
+ * without CUDA, the refusal of `device: "cuda"` is checked instead.
  */
 import { getLlama } from 'node-llama-cpp';
 import { describe, expect, it } from 'vitest';
 import { ggufEmbedder, ggufRanker, GgufModelPool, type LlamaDevice } from '../src/index.js';
 import { DOCS, TINY_EMBED, TINY_RERANK, silent } from './helpers.js';
 
-async function cudaProblem(): Promise<string | undefined> {
+const GPU_BACKENDS = ['cuda', 'vulkan'] as const;
+/** A backend's first model load compiles its shaders or kernels (a minute on a software Vulkan). */
+const GPU_TIMEOUT = 180_000;
+
+async function backendProblem(backend: (typeof GPU_BACKENDS)[number]): Promise<string | undefined> {
   try {
-    const llama = await getLlama({ build: 'never', gpu: 'cuda' });
+    const llama = await getLlama({ build: 'never', gpu: backend });
     await llama.dispose();
     return undefined;
   } catch (error) {
@@ -18,11 +22,15 @@ async function cudaProblem(): Promise<string | undefined> {
   }
 }
 
-const problem = await cudaProblem();
-if (problem)
-  console.warn(
-    `skipping CUDA equality tests: llama.cpp's CUDA backend does not load here (${problem}); on a host with an NVIDIA driver run npx irserve-gpu-install cuda`,
-  );
+const problems = new Map<string, string | undefined>();
+for (const backend of GPU_BACKENDS) {
+  const problem = await backendProblem(backend);
+  problems.set(backend, problem);
+  if (problem)
+    console.warn(
+      `skipping ${backend} equality tests: llama.cpp's ${backend} backend does not load here (${problem}); on a host with the GPU driver run npx irserve-gpu-install ${backend}`,
+    );
+}
 
 async function embedOn(device: LlamaDevice): Promise<Float32Array[]> {
   const lease = await new GgufModelPool().acquire(
@@ -40,6 +48,7 @@ async function embedOn(device: LlamaDevice): Promise<Float32Array[]> {
     return await embedder.embed(DOCS.map((d) => d.text));
   } finally {
     await embedder.close();
+    await lease.release();
   }
 }
 
@@ -63,7 +72,7 @@ async function rankOn(device: LlamaDevice): Promise<number[]> {
   }
 }
 
-describe.skipIf(problem === undefined)('without a CUDA backend', () => {
+describe.skipIf(problems.get('cuda') === undefined)('without a CUDA backend', () => {
   it('device "cuda" is refused with the install step, never run on the CPU', async () => {
     const attempt = new GgufModelPool().acquire(
       { path: TINY_EMBED, role: 'embedding', device: 'cuda', gpuLayers: 'auto' },
@@ -73,16 +82,27 @@ describe.skipIf(problem === undefined)('without a CUDA backend', () => {
   });
 });
 
-describe.skipIf(problem !== undefined)('on CUDA', () => {
-  it('embeddings equal the CPU ones within fp16 tolerance', async () => {
-    const [gpu, cpu] = [await embedOn('cuda'), await embedOn('cpu')];
-    gpu.forEach((vector, i) =>
-      vector.forEach((x, j) => expect(Math.abs(x - cpu[i]![j]!)).toBeLessThan(1e-2)),
+for (const backend of GPU_BACKENDS)
+  describe.skipIf(problems.get(backend) !== undefined)(`on ${backend}`, () => {
+    it(
+      'embeddings equal the CPU ones within fp16 tolerance',
+      async () => {
+        const [gpu, cpu] = [await embedOn(backend), await embedOn('cpu')];
+        expect(gpu).toHaveLength(cpu.length);
+        gpu.forEach((vector, i) =>
+          vector.forEach((x, j) => expect(Math.abs(x - cpu[i]![j]!)).toBeLessThan(1e-2)),
+        );
+      },
+      GPU_TIMEOUT,
+    );
+
+    it(
+      'ranking scores equal the CPU ones within fp16 tolerance',
+      async () => {
+        const [gpu, cpu] = [await rankOn(backend), await rankOn('cpu')];
+        expect(gpu).toHaveLength(cpu.length);
+        gpu.forEach((score, i) => expect(Math.abs(score - cpu[i]!)).toBeLessThan(1e-2));
+      },
+      GPU_TIMEOUT,
     );
   });
-
-  it('ranking scores equal the CPU ones within fp16 tolerance', async () => {
-    const [gpu, cpu] = [await rankOn('cuda'), await rankOn('cpu')];
-    gpu.forEach((score, i) => expect(Math.abs(score - cpu[i]!)).toBeLessThan(1e-2));
-  });
-});

@@ -13,6 +13,7 @@ import { main } from '../../dense/src/build/cli.js';
 import { writeDictShard } from '../../dense/src/formats/index.js';
 import { openIndex } from '../../dense/src/vector-index/index.js';
 import { exactTopK, randomVectors, recall } from '../../dense/test/vector-index/helpers.js';
+import { GpuAssigner } from '../src/kmeans/gpu-assigner.js';
 import { openGpuAssigner } from '../src/kmeans/index.js';
 
 const DIM = 32;
@@ -76,6 +77,61 @@ describe('--use_gpu training', () => {
     },
     60_000,
   );
+
+  it('on a GPU provider that initialises, the assigner gives the CPU provider labels', async () => {
+    const problem = await gpuProblem();
+    if (problem !== undefined) {
+      console.warn(`no GPU provider initialises here, the GPU label test is skipped: ${problem}`);
+      return;
+    }
+    const [gpu, cpu] = [await openGpuAssigner(), await GpuAssigner.create(['cpu'])];
+    try {
+      const centroids = randomVectors(64, DIM, 3);
+      for (const metric of ['l2', 'ip'] as const) {
+        const [a, b] = [
+          await gpu.assign(centroids, vectors, DIM, metric),
+          await cpu.assign(centroids, vectors, DIM, metric),
+        ];
+        // Float sums in another order may flip a near tie, nothing more.
+        const same = a.filter((label, i) => label === b[i]).length;
+        expect(same / N).toBeGreaterThan(0.995);
+      }
+    } finally {
+      await gpu.close();
+      await cpu.close();
+    }
+  });
+
+  it('on a GPU provider that initialises, IVF16,PQ8 reaches the CPU build recall', async () => {
+    const problem = await gpuProblem();
+    if (problem !== undefined) {
+      console.warn(
+        `no GPU provider initialises here, the real-GPU training test is skipped: ${problem}`,
+      );
+      return;
+    }
+    const common = {
+      inputDir: input,
+      indexString: 'IVF16,PQ8',
+      samplingRate: 1,
+      kmeansIterations: 10,
+    };
+    const cpuDir = join(dir, 'real-gpu-cpu');
+    const gpuDir = join(dir, 'real-gpu-gpu');
+    const lines: string[] = [];
+    await buildIndex({ ...common, outputDir: cpuDir, interactive: false });
+    await buildIndex({
+      ...common,
+      outputDir: gpuDir,
+      useGpu: true,
+      interactive: false,
+      logger: { info: (line) => lines.push(line) },
+    });
+    expect(lines.join('\n')).toMatch(/training .* on ONNX Runtime's (cuda|webgpu) provider/);
+    const [cpu, gpu] = [await recallOf(cpuDir, 4), await recallOf(gpuDir, 4)];
+    expect(gpu).toBeGreaterThan(0.3);
+    expect(Math.abs(gpu - cpu)).toBeLessThan(0.05);
+  }, 60_000);
 
   it('refuses --use_gpu for an index with nothing to train', async () => {
     const err: string[] = [];

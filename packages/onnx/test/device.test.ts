@@ -52,6 +52,33 @@ describe('ONNX device', () => {
     }
   });
 
+  it('where WebGPU initialises, its outputs equal the CPU ones', async () => {
+    const pool = new SessionPool();
+    const webgpu = await pool.acquire(TINY_BERT, { device: 'webgpu' }).catch((error: Error) => {
+      console.warn(
+        `WebGPU does not initialise here, the equality test is skipped: ${error.message}`,
+      );
+      return undefined;
+    });
+    if (!webgpu) return;
+    const cpu = await pool.acquire(TINY_BERT, { device: 'cpu' });
+    try {
+      const texts = ['the cat sat on the mat', 'jet engine thrust', 'hello'];
+      const outputs = await Promise.all(
+        [webgpu, cpu].map(async (lease) => {
+          const batch = lease.tokenizer.encodeBatch(texts, { maxLength: 32 });
+          return (await lease.session.run(batch, ['last_hidden_state'])).last_hidden_state!;
+        }),
+      );
+      const [gpu, reference] = outputs as [(typeof outputs)[number], (typeof outputs)[number]];
+      expect(gpu.dims).toEqual(reference.dims);
+      gpu.data.forEach((x, i) => expect(Math.abs(x - reference.data[i]!)).toBeLessThan(1e-3));
+    } finally {
+      await webgpu.release();
+      await cpu.release();
+    }
+  });
+
   it('cpu, and no device at all, use the providers asked for', async () => {
     const pool = new SessionPool();
     const cpu = await pool.acquire(TINY_BERT, { device: 'cpu' });

@@ -61,9 +61,30 @@ function run(command: string, args: string[]): string {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  if (result.error) throw new Error(`${command} could not be started (${result.error.message})`);
   if (result.status !== 0)
     throw new Error(`${command} ${args.join(' ')} failed (${result.status})`);
   return result.stdout;
+}
+
+/**
+ * `npm pack spec` into `scratch`; an error naming the package, why, and the offline route when
+ * npm cannot fetch it (no registry, no network, a version that does not exist).
+ */
+function pack(spec: string, dir: string, scratch: string): string {
+  try {
+    const packed = JSON.parse(
+      run('npm', ['pack', spec, '--json', '--pack-destination', scratch]),
+    ) as { filename: string }[];
+    return packed[0]!.filename;
+  } catch (error) {
+    throw new Error(
+      `cannot fetch ${spec}: ${(error as Error).message}. It comes from the npm registry; on a ` +
+        `host without it, run npm pack ${spec} where the registry is reachable, copy the .tgz ` +
+        `here and unpack it with: mkdir -p ${dir} && tar -xzf <file>.tgz -C ${dir} --strip-components=1`,
+      { cause: error },
+    );
+  }
 }
 
 /** Fetches and unpacks every package of the plan (replacing whatever is there). */
@@ -72,14 +93,10 @@ export function install(plan: InstallPlan): void {
   try {
     for (const { spec, dir } of plan.targets) {
       console.log(`fetching ${spec} ...`);
-      const packed = JSON.parse(
-        run('npm', ['pack', spec, '--json', '--pack-destination', scratch]),
-      ) as {
-        filename: string;
-      }[];
+      const filename = pack(spec, dir, scratch);
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
-      run('tar', ['-xzf', join(scratch, packed[0]!.filename), '-C', dir, '--strip-components=1']);
+      run('tar', ['-xzf', join(scratch, filename), '-C', dir, '--strip-components=1']);
       console.log(`  unpacked into ${dir}`);
     }
   } finally {
