@@ -48,23 +48,44 @@ export async function buildEngineTypes(sources: EngineTypeSources): Promise<Engi
 }
 
 /**
- * Whether the config names an engine that is neither built in nor passed in code (it may come
- * from `file_imports`, but their names are known only once loaded, after the extras).
+ * The engine names the config uses that are neither built in nor passed in code (they may come
+ * from an extra or from `file_imports`, whose names are known only once loaded, after the
+ * extras); `undefined` when the config's names are not known (every engine is wanted).
  */
-function needsExtras(sources: EngineTypeSources): boolean {
-  if (sources.wanted === undefined) return true;
+function unresolvedNames(sources: EngineTypeSources): Set<string> | undefined {
+  if (sources.wanted === undefined) return undefined;
   const given = new Set(sources.extra.map((engineClass) => engineClass.name));
-  return sources.wanted.some((name) => !Object.hasOwn(BUILTIN_ENGINES, name) && !given.has(name));
+  return new Set(
+    sources.wanted.filter((name) => !Object.hasOwn(BUILTIN_ENGINES, name) && !given.has(name)),
+  );
+}
+
+function needsExtras(sources: EngineTypeSources): boolean {
+  const names = unresolvedNames(sources);
+  return names === undefined || names.size > 0;
 }
 
 async function registerExtras(types: EngineTypes, sources: EngineTypeSources): Promise<void> {
   const { findExtras, loadExtra } = await import('../plugins/extras.js');
+  const names = unresolvedNames(sources);
   for (const extra of await findExtras(sources.baseDir)) {
+    const log = { extra: extra.name, version: extra.version };
+    if (names && extra.engineNames && !extra.engineNames.some((name) => names.has(name))) {
+      sources.logger.debug(log, 'extra not loaded: the config uses none of its engines');
+      continue;
+    }
     const classes = await loadExtra(extra);
     for (const engineClass of classes) types.register(engineClass, extra.name);
-    sources.logger.debug(
-      { extra: extra.name, version: extra.version, engines: classes.map((c) => c.name) },
-      'extra loaded',
-    );
+    const loaded = classes.map((c) => c.name);
+    sources.logger.debug({ ...log, engines: loaded }, 'extra loaded');
+    if (extra.engineNames && !sameNames(extra.engineNames, loaded))
+      sources.logger.warn(
+        { ...log, declared: extra.engineNames, engines: loaded },
+        'extra declares other engine names (irserve.engineNames in its package.json) than its engines module exports: a config naming an undeclared one will not find it',
+      );
   }
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && [...a].sort().join('\0') === [...b].sort().join('\0');
 }

@@ -12,6 +12,12 @@ export interface ExtraPackage {
   version: string;
   /** Absolute path of the module exporting the extra's engine classes. */
   enginesModule: string;
+  /**
+   * The engine names its package.json declares (`irserve.engineNames`), when it does: an extra
+   * none of whose names a config uses is then not imported (its model runtimes and drivers
+   * cost start-up time). An extra without them is imported whenever extras are looked for.
+   */
+  engineNames?: readonly string[];
 }
 
 /** An installed extra that could not be loaded; the message names the package and the reason. */
@@ -41,7 +47,11 @@ async function listScope(nodeModules: string): Promise<string[]> {
 }
 
 async function readExtra(packageDir: string): Promise<ExtraPackage | undefined> {
-  let manifest: { name?: unknown; version?: unknown; irserve?: { engines?: unknown } };
+  let manifest: {
+    name?: unknown;
+    version?: unknown;
+    irserve?: { engines?: unknown; engineNames?: unknown };
+  };
   try {
     manifest = JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8'));
   } catch {
@@ -49,10 +59,13 @@ async function readExtra(packageDir: string): Promise<ExtraPackage | undefined> 
   }
   const engines = manifest.irserve?.engines;
   if (typeof manifest.name !== 'string' || typeof engines !== 'string') return undefined;
+  const names = manifest.irserve?.engineNames;
+  const declared = Array.isArray(names) && names.every((name) => typeof name === 'string');
   return {
     name: manifest.name,
     version: typeof manifest.version === 'string' ? manifest.version : '0.0.0',
     enginesModule: resolve(await realpath(packageDir), engines),
+    ...(declared ? { engineNames: names as string[] } : {}),
   };
 }
 

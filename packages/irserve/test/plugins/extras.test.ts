@@ -96,6 +96,101 @@ describe('installed @irserve extras', () => {
     ).rejects.toThrow(/engine "DupEngine" from .*plugin\.mjs is already defined by @irserve\/dup/);
   });
 
+  it('declares, for every workspace extra, the engine names its engines module exports', async () => {
+    const extras = (await findExtras(repoRoot)).filter((extra) =>
+      extra.enginesModule.startsWith(join(repoRoot, 'packages')),
+    );
+    expect(extras.length).toBeGreaterThanOrEqual(6);
+    for (const extra of extras) {
+      const names = (await loadExtra(extra)).map((engineClass) => engineClass.name).sort();
+      expect({ extra: extra.name, names: [...(extra.engineNames ?? [])].sort() }).toEqual({
+        extra: extra.name,
+        names,
+      });
+    }
+  });
+
+  it('imports only the extras that declare an engine the config uses', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'irserve-extras-'));
+    const explode = { 'engines.mjs': "throw new Error('this extra was imported');" };
+    await fakeExtra(
+      root,
+      'wanted',
+      {
+        name: '@irserve/wanted',
+        version: '0.0.1',
+        irserve: { engines: './engines.mjs', engineNames: ['WantedEngine'] },
+      },
+      { 'engines.mjs': 'export class WantedEngine { async scoreBatch(r) { return []; } }' },
+    );
+    await fakeExtra(
+      root,
+      'unwanted',
+      {
+        name: '@irserve/unwanted',
+        version: '0.0.1',
+        irserve: { engines: './engines.mjs', engineNames: ['OtherEngine'] },
+      },
+      explode,
+    );
+    const build = (wanted: string[] | undefined) =>
+      buildEngineTypes({
+        fileImports: [],
+        baseDir: root,
+        extra: [],
+        discoverExtras: true,
+        logger: silent,
+        ...(wanted ? { wanted } : {}),
+      });
+    expect((await build(['WantedEngine', 'BM25'])).has('WantedEngine')).toBe(true);
+    await expect(build(['OtherEngine'])).rejects.toThrow('this extra was imported');
+    await expect(build(undefined)).rejects.toThrow('this extra was imported');
+    // Names that are not a list of strings are no declaration: such an extra is always imported.
+    for (const engineNames of ['OtherEngine', [1], null]) {
+      await fakeExtra(
+        root,
+        'unwanted',
+        {
+          name: '@irserve/unwanted',
+          version: '0.0.1',
+          irserve: { engines: './engines.mjs', engineNames },
+        },
+        explode,
+      );
+      await expect(build(['WantedEngine'])).rejects.toThrow('this extra was imported');
+    }
+  });
+
+  it('warns when an extra exports other engines than it declares', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'irserve-extras-'));
+    await fakeExtra(
+      root,
+      'stale',
+      {
+        name: '@irserve/stale',
+        version: '0.0.1',
+        irserve: { engines: './engines.mjs', engineNames: ['StaleEngine'] },
+      },
+      {
+        'engines.mjs':
+          'export class StaleEngine { async scoreBatch(r) { return []; } }\n' +
+          'export class NewEngine { async scoreBatch(r) { return []; } }',
+      },
+    );
+    const warnings: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) });
+    const types = await buildEngineTypes({
+      fileImports: [],
+      baseDir: root,
+      extra: [],
+      discoverExtras: true,
+      logger,
+      wanted: ['StaleEngine'],
+    });
+    expect(types.has('NewEngine')).toBe(true);
+    expect(warnings.join('')).toContain('extra declares other engine names');
+  });
+
   it('skips discovery when the app is told to', async () => {
     const root = await mkdtemp(join(tmpdir(), 'irserve-extras-'));
     await fakeExtra(
