@@ -10,6 +10,7 @@ import { withTimeout } from '../core/request-deadline.js';
 import { validatePipelineAliases } from './aliases.js';
 import { bindPlan } from './bind.js';
 import type { BoundPipeline } from './bound.js';
+import { SharedDeadlines } from '../processors/shared-deadlines.js';
 import { ContentFetcher, InlinePassages } from './content-fetcher.js';
 import { runSeq } from './execute.js';
 import { createPipelineCall, pipelineKey, type PipelineValue } from './pipeline-cache.js';
@@ -55,7 +56,7 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
 
   async function run(body: unknown, given: CallOptions = {}): Promise<Record<string, unknown>> {
     const request = plainPipelineRequest(body) ?? parseRequest(pipelineRequestSchema, body);
-    const options = withTimeout(given, request.timeout) ?? given;
+    const options = sharingDeadlines(withTimeout(given, request.timeout) ?? given);
     const plan = plans.get(request.pipeline);
     const bound = bindPlan(plan, request, deps);
     const trace = request.explain ? new Trace() : undefined;
@@ -106,11 +107,17 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
     const input: Record<string, number> = {};
     for (let i = 0; i < passages.length; i++) input[String(i)] = 0;
     const fetcher = new InlinePassages(passages);
-    const flow = await runSeq(bound.root, query, input, { fetcher, options, trace: undefined });
+    const context = { fetcher, options: sharingDeadlines(options), trace: undefined };
+    const flow = await runSeq(bound.root, query, input, context);
     return flow.scores;
   }
 
   return { run, rerank, aliases: () => ({ ...sources }) };
+}
+
+/** `options` whose stages share their deadline signals where their deadlines are the same. */
+function sharingDeadlines(options: CallOptions): CallOptions {
+  return options.deadlines ? options : { ...options, deadlines: new SharedDeadlines() };
 }
 
 function explain(plan: Plan, trace: Trace, cached: boolean, enabled: boolean) {

@@ -6,9 +6,10 @@ import { Batcher } from './batcher.js';
 import { cacheKeyFunction } from './cache-key.js';
 import type { CacheStore } from './cache-store.js';
 import { type CacheEntry, type Call, withCache } from './cached.js';
-import { deadlineSignal } from './deadline.js';
+import { deadlineSignal, type DeadlineSignal } from './deadline.js';
 import { dedupeBatch, engineBatchCall } from './engine-call.js';
 import { unwrapItem } from './item-failure.js';
+import type { SharedDeadlineSignal } from './shared-deadlines.js';
 
 export type ProcessorKind = 'batch' | 'single' | 'minimal';
 
@@ -75,6 +76,11 @@ function effectiveDeadline(options: CallOptions | undefined, timeoutMs: number |
   return asked === undefined ? own : Math.min(asked, own);
 }
 
+/** The error a call reports: its own ERR_TIMEOUT where a shared deadline passed. */
+function ownError(shared: SharedDeadlineSignal | undefined, error: unknown): unknown {
+  return shared === undefined ? error : shared.ownError(error);
+}
+
 /**
  * Composes a service around one engine method (STYLE item 2): the engine's per-request check,
  * caching (unless minimal), the deadline, then batching (batch processor) and the engine call.
@@ -116,13 +122,15 @@ export function buildService<R extends Capability>(spec: ServiceSpec<R>): BuiltS
     run = async (request, signal) => unwrapItem((await engineCall([request], { signal }))[0]!);
   }
   const call: Call<Req, Res> = async (request, options) => {
-    const deadline = deadlineSignal(
-      effectiveDeadline(options, spec.timeoutMs),
-      options?.signal,
-      what,
-    );
+    const at = effectiveDeadline(options, spec.timeoutMs);
+    // The stages of a pipeline that end at the same time share one signal (options.deadlines).
+    const shared =
+      at === undefined ? undefined : options?.deadlines?.acquire(at, options.signal, what);
+    const deadline: DeadlineSignal = shared ?? deadlineSignal(at, options?.signal, what);
     try {
       return { value: await run(request, deadline.signal), cached: false, timestamp: now() };
+    } catch (error) {
+      throw ownError(shared, error);
     } finally {
       deadline.dispose();
     }

@@ -13,6 +13,7 @@ import type {
   SearchRequest,
   SparseVector,
 } from '../engines/contract.js';
+import type { SharedDeadlines } from '../processors/shared-deadlines.js';
 
 /** Request and result types of each role and extra capability. */
 export interface RoleIO {
@@ -36,6 +37,11 @@ export interface CallOptions {
   requestId?: string;
   /** Instances this request has crossed through relays (import-loop protection). */
   hops?: number;
+  /**
+   * Deadline signals shared by the calls of one request that end at the same time (a
+   * pipeline's stages); without it each call makes its own.
+   */
+  deadlines?: SharedDeadlines;
 }
 
 /** What a service call returns. */
