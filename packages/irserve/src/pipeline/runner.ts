@@ -21,7 +21,7 @@ import {
   plainPipelineRequest,
   type PipelineRequest,
 } from './request-schema.js';
-import { topN } from './scores.js';
+import { cutRanking } from './scores.js';
 import { Trace } from './trace.js';
 
 export interface PipelineRunnerDeps {
@@ -94,7 +94,10 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
         ? new ContentFetcher(deps.content, bound.collection, options)
         : undefined;
     const flow = await runSeq(bound.root, request.query, undefined, { fetcher, options, trace });
-    return { scores: topN(flow.scores, request.limit), expanded: flow.expanded };
+    return {
+      scores: cutRanking(flow.scores, request.limit, flow.keys).scores,
+      expanded: flow.expanded,
+    };
   }
 
   async function rerank(

@@ -14,21 +14,47 @@ export function emptyScores(): Scores {
  * are deterministic among ties (ties at the boundary keep the smaller ids).
  */
 export function topN(scores: Scores, n: number | undefined): Scores {
-  if (n === undefined) return scores;
-  const ids = Object.keys(scores);
+  return cutRanking(scores, n, undefined).scores;
+}
+
+/** A score map and, when known, its keys in `Object.keys` order (read once, handed on). */
+export interface Ranking {
+  readonly scores: Scores;
+  readonly keys: readonly string[] | undefined;
+}
+
+/**
+ * `topN` of a ranking whose keys the caller may already have (`keys`, in `Object.keys` order:
+ * a result check read them), with the keys of the result: the same keys when nothing is cut,
+ * else the kept ids best first when that is their `Object.keys` order (no id begins with a
+ * digit, so none is integer-like and enumerated first), else undefined.
+ */
+export function cutRanking(
+  scores: Scores,
+  n: number | undefined,
+  keys: readonly string[] | undefined,
+): Ranking {
+  if (n === undefined) return { scores, keys };
+  const ids = keys ?? Object.keys(scores);
   const count = ids.length;
-  if (count <= n) return scores;
+  if (count <= n) return { scores, keys: ids };
   // Scores in a typed array and the order as indexes into it: no pair per document, and no
   // comparator called from the sort builtin (both were most of the cut, with the garbage).
   const values = new Float64Array(count);
   for (let i = 0; i < count; i++) values[i] = scores[ids[i]!]!;
   const order = isRanked(ids, values) ? undefined : rankedOrder(ids, values);
   const out = emptyScores();
+  const kept = new Array<string>(n);
+  let inOrder = true;
   for (let i = 0; i < n; i++) {
-    const id = ids[order === undefined ? i : order[i]!]!;
-    out[id] = scores[id]!;
+    const at = order === undefined ? i : order[i]!;
+    const id = ids[at]!;
+    out[id] = values[at]!; // the score as read (a double: the same number)
+    kept[i] = id;
+    const first = id.charCodeAt(0);
+    if (first >= 48 && first <= 57) inOrder = false;
   }
-  return out;
+  return { scores: out, keys: inOrder ? kept : undefined };
 }
 
 /**

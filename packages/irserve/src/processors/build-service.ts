@@ -93,8 +93,14 @@ function ownError(shared: SharedDeadlineSignal | undefined, error: unknown): unk
 export function buildService<R extends Capability>(spec: ServiceSpec<R>): BuiltService<R> {
   type Req = RoleIO[R]['request'];
   type Res = RoleIO[R]['result'];
+  const checked = spec.trustedResults !== true;
+  // The keys of the score maps the check reads (checkedKeys), kept as long as the maps are.
+  const keysOf =
+    checked && (spec.role === 'search' || spec.role === 'fuse')
+      ? new WeakMap<object, readonly string[]>()
+      : undefined;
   const engineCall = observed(
-    engineBatchCall(spec.engine, spec.role, spec.name, spec.trustedResults !== true),
+    engineBatchCall(spec.engine, spec.role, spec.name, checked, keysOf),
     spec.observer,
   );
   const key = cacheKeyFunction(spec.role, spec.name, spec.cacheKeyExclude ?? []);
@@ -162,6 +168,7 @@ export function buildService<R extends Capability>(spec: ServiceSpec<R>): BuiltS
       return finalCall(request, options);
     },
     ...(cached === undefined ? {} : { cachedNow: cached.cachedNow }),
+    ...(keysOf === undefined ? {} : { checkedKeys: (scores: object) => keysOf.get(scores) }),
     close: async () => {
       await batcher?.close();
       await spec.cache?.close();
