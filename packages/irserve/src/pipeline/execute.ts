@@ -21,6 +21,8 @@ export interface Flow {
   readonly scores: Scores;
   /** The keys of `scores` in `Object.keys` order when a check or cut read them; else undefined. */
   readonly keys: readonly string[] | undefined;
+  /** True when the order of `scores`'s keys is known to be best first (see `Ranking`). */
+  readonly ranked: boolean;
   /** Sub-queries of the expanders that ran, in plan order. */
   readonly expanded: readonly string[];
 }
@@ -39,14 +41,16 @@ export async function runSeq(
 ): Promise<Flow> {
   let scores = input;
   let keys: readonly string[] | undefined;
+  let ranked = false;
   let expanded = NONE;
   for (const stage of seq.stages) {
     const flow = await runStage(stage, query, scores, keys, context);
     scores = flow.scores;
     keys = flow.keys;
+    ranked = flow.ranked;
     if (flow.expanded.length > 0) expanded = [...expanded, ...flow.expanded];
   }
-  return { scores: scores ?? emptyScores(), keys, expanded };
+  return { scores: scores ?? emptyScores(), keys, ranked, expanded };
 }
 
 function runStage(
@@ -73,9 +77,9 @@ async function runSearch(stage: BoundSearch, query: string, context: RunContext)
     context.options,
   );
   const checked = stage.service.checkedKeys?.(result.value);
-  const { scores, keys } = cutRanking(result.value, stage.cut, checked);
+  const { scores, keys, ranked } = cutRanking(result.value, stage.cut, checked);
   context.trace?.record(entry(stage, query, 0, scores, result.cached), started);
-  return { scores, keys, expanded: NONE };
+  return { scores, keys, ranked, expanded: NONE };
 }
 
 /**
@@ -94,14 +98,14 @@ async function runRerank(
   const ids = inputKeys ?? Object.keys(input);
   if (ids.length === 0 || !context.fetcher) {
     context.trace?.record(entry(stage, query, 0, emptyScores(), false), started);
-    return { scores: emptyScores(), keys: undefined, expanded: NONE };
+    return { scores: emptyScores(), keys: undefined, ranked: false, expanded: NONE };
   }
   const passages = await context.fetcher.passages(stage, ids);
   const result = await stage.service.call({ ...stage.fields, query, passages }, context.options);
   // Added in the input's key order, so the zipped map's keys are `ids` again.
-  const { scores, keys } = cutRanking(zipScores(ids, result.value), stage.cut, ids);
+  const { scores, keys, ranked } = cutRanking(zipScores(ids, result.value), stage.cut, ids);
   context.trace?.record(entry(stage, query, ids.length, scores, result.cached), started);
-  return { scores, keys, expanded: NONE };
+  return { scores, keys, ranked, expanded: NONE };
 }
 
 /**
@@ -128,7 +132,7 @@ async function runGroup(
   const request = { ...merger.fields, query, rankings, [RANKING_KEYS]: flows.map(keysOf) };
   const result = await merger.service.call(request, context.options);
   const checked = merger.service.checkedKeys?.(result.value);
-  const { scores, keys } = cutRanking(result.value, merger.cut, checked);
+  const { scores, keys, ranked } = cutRanking(result.value, merger.cut, checked);
   if (context.trace) {
     // Counted only for an explained request: keys of every ranking, on every request, for nothing.
     const size = rankings.reduce((n, ranking) => n + Object.keys(ranking).length, 0);
@@ -139,7 +143,7 @@ async function runGroup(
   const expanded = none
     ? NONE
     : [...(subQueries ?? NONE), ...flows.flatMap((flow) => flow.expanded)];
-  return { scores, keys, expanded };
+  return { scores, keys, ranked, expanded };
 }
 
 const keysOf = (flow: Flow) => flow.keys;

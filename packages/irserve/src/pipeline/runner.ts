@@ -6,6 +6,7 @@ import type { PipelineRunner } from '../core/app-core.js';
 import { parseRequest } from '../core/validate.js';
 import { ROLES } from '../engines/contract.js';
 import type { CallOptions, ServiceLookup } from '../registry/types.js';
+import { markScoresBestFirst } from '../core/envelope.js';
 import { withTimeout } from '../core/request-deadline.js';
 import { validatePipelineAliases } from './aliases.js';
 import { bindPlan } from './bind.js';
@@ -53,6 +54,8 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
   const plans = new PlanCache(table);
   const rerankPlans = new PlanCache(table, undefined, 'rerank');
   const cache = createPipelineCall(deps.cache, deps.logger);
+  // Score maps this runner's cuts left best first, so the answer's serializer need not check.
+  const bestFirst = new WeakSet<object>();
 
   async function run(body: unknown, given: CallOptions = {}): Promise<Record<string, unknown>> {
     const request = plainPipelineRequest(body) ?? parseRequest(pipelineRequestSchema, body);
@@ -71,6 +74,7 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
     envelope.processed = true;
     envelope.query = request.query;
     envelope.scores = result.value.scores;
+    if (bestFirst.has(result.value.scores)) markScoresBestFirst(envelope);
     envelope.service = bound.service;
     envelope.timestamp = result.timestamp;
     if (plan.expands) envelope.expanded_queries = [...new Set(result.value.expanded)];
@@ -94,10 +98,9 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
         ? new ContentFetcher(deps.content, bound.collection, options)
         : undefined;
     const flow = await runSeq(bound.root, request.query, undefined, { fetcher, options, trace });
-    return {
-      scores: cutRanking(flow.scores, request.limit, flow.keys).scores,
-      expanded: flow.expanded,
-    };
+    const final = cutRanking(flow.scores, request.limit, flow.keys, flow.ranked);
+    if (final.ranked) bestFirst.add(final.scores);
+    return { scores: final.scores, expanded: flow.expanded };
   }
 
   async function rerank(

@@ -17,27 +17,32 @@ export function topN(scores: Scores, n: number | undefined): Scores {
   return cutRanking(scores, n, undefined).scores;
 }
 
-/** A score map and, when known, its keys in `Object.keys` order (read once, handed on). */
+/** A score map and what is known of it, so that nobody reads it again to learn it. */
 export interface Ranking {
   readonly scores: Scores;
+  /** Its keys in `Object.keys` order, when known. */
   readonly keys: readonly string[] | undefined;
+  /** True when its own key order is known to list its scores best first (none is NaN). */
+  readonly ranked: boolean;
 }
 
 /**
  * `topN` of a ranking whose keys the caller may already have (`keys`, in `Object.keys` order:
- * a result check read them), with the keys of the result: the same keys when nothing is cut,
- * else the kept ids best first when that is their `Object.keys` order (no id begins with a
- * digit, so none is integer-like and enumerated first), else undefined.
+ * a result check read them), with what is known of the result. Nothing cut: the same map, keys
+ * and `ranked`. Cut: the kept ids best first, which is their `Object.keys` order when no id
+ * begins with a digit (none is integer-like, enumerated first): the keys are then those ids and
+ * the map is ranked; else the keys are undefined and `ranked` false.
  */
 export function cutRanking(
   scores: Scores,
   n: number | undefined,
   keys: readonly string[] | undefined,
+  ranked = false,
 ): Ranking {
-  if (n === undefined) return { scores, keys };
+  if (n === undefined) return { scores, keys, ranked };
   const ids = keys ?? Object.keys(scores);
   const count = ids.length;
-  if (count <= n) return { scores, keys: ids };
+  if (count <= n) return { scores, keys: ids, ranked };
   // Scores in a typed array and the order as indexes into it: no pair per document, and no
   // comparator called from the sort builtin (both were most of the cut, with the garbage).
   const values = new Float64Array(count);
@@ -46,15 +51,20 @@ export function cutRanking(
   const out = emptyScores();
   const kept = new Array<string>(n);
   let inOrder = true;
+  let numbers = true;
   for (let i = 0; i < n; i++) {
     const at = order === undefined ? i : order[i]!;
     const id = ids[at]!;
-    out[id] = values[at]!; // the score as read (a double: the same number)
+    const score = values[at]!; // the score as read (a double: the same number)
+    out[id] = score;
     kept[i] = id;
     const first = id.charCodeAt(0);
     if (first >= 48 && first <= 57) inOrder = false;
+    if (score !== score) numbers = false; // NaN, which no checked result holds
   }
-  return { scores: out, keys: inOrder ? kept : undefined };
+  return inOrder
+    ? { scores: out, keys: kept, ranked: numbers }
+    : { scores: out, keys: undefined, ranked: false };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Capability, Engine, InputKind } from '../engines/contract.js';
+import type { Capability, Engine, InputKind, Scores } from '../engines/contract.js';
 import type { CacheEvent, ServiceObserver } from '../metrics/observer.js';
 import type { CallOptions, RoleIO, Service, ServiceResult } from '../registry/types.js';
 import { Batcher } from './batcher.js';
@@ -76,6 +76,12 @@ function effectiveDeadline(options: CallOptions | undefined, timeoutMs: number |
   return asked === undefined ? own : Math.min(asked, own);
 }
 
+/** An unchecked engine's own `resultKeys`, bound; undefined for any other. */
+function resultKeysOf(engine: Engine, checked: boolean) {
+  if (checked || typeof engine.resultKeys !== 'function') return undefined;
+  return (scores: object) => engine.resultKeys?.(scores as Scores);
+}
+
 /** The error a call reports: its own ERR_TIMEOUT where a shared deadline passed. */
 function ownError(shared: SharedDeadlineSignal | undefined, error: unknown): unknown {
   return shared === undefined ? error : shared.ownError(error);
@@ -99,6 +105,10 @@ export function buildService<R extends Capability>(spec: ServiceSpec<R>): BuiltS
     checked && (spec.role === 'search' || spec.role === 'fuse')
       ? new WeakMap<object, readonly string[]>()
       : undefined;
+  // Results not checked: the keys the engine itself kept, if it keeps any (fusion rules).
+  const checkedKeys = keysOf
+    ? (scores: object) => keysOf.get(scores)
+    : resultKeysOf(spec.engine, checked);
   const engineCall = observed(
     engineBatchCall(spec.engine, spec.role, spec.name, checked, keysOf),
     spec.observer,
@@ -168,7 +178,7 @@ export function buildService<R extends Capability>(spec: ServiceSpec<R>): BuiltS
       return finalCall(request, options);
     },
     ...(cached === undefined ? {} : { cachedNow: cached.cachedNow }),
-    ...(keysOf === undefined ? {} : { checkedKeys: (scores: object) => keysOf.get(scores) }),
+    ...(checkedKeys === undefined ? {} : { checkedKeys }),
     close: async () => {
       await batcher?.close();
       await spec.cache?.close();

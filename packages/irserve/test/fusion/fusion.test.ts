@@ -255,6 +255,23 @@ describe('rankings whose keys the caller hands on (RANKING_KEYS)', () => {
     }
   });
 
+  it('the rank rules keep the keys of what they return (resultKeys) unless an id may be integer-like', () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const rankings = rankingsOf(seed);
+      for (const rule of [new RRF(), new WeightedRRF(), new Borda()]) {
+        const fused = fuse(rule, rankings);
+        const keys = rule.resultKeys(fused);
+        const integerLike = Object.keys(fused).some((id) => /^[0-9]/.test(id));
+        if (integerLike) expect(keys).toBeUndefined();
+        else expect(keys).toEqual(Object.keys(fused));
+      }
+    }
+    const rrf = new RRF();
+    expect(rrf.resultKeys(fuse(rrf, [{ x: 1, y: 2 }]))).toEqual(['y', 'x']);
+    expect(rrf.resultKeys(fuse(rrf, [{ x: 1, 7: 2 }]))).toBeUndefined();
+    expect(rrf.resultKeys({ x: 1 })).toBeUndefined();
+  });
+
   it('keys that do not line up with the rankings are not used', () => {
     const wrong = { [RANKING_KEYS]: [['x', 'y']] };
     expect(fuse(new RRF(), [A, B], wrong)).toEqual(fuse(new RRF(), [A, B]));

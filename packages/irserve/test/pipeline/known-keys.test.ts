@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import type { Scores, SearchRequest } from '../../src/engines/contract.js';
 import { Borda, RRF, WeightedRRF } from '../../src/engines/fusion/index.js';
+import { SCORES_BEST_FIRST } from '../../src/core/envelope.js';
 import { topN } from '../../src/pipeline/scores.js';
+import { serializeBody } from '../../src/transports/http/serialize.js';
 import { testApp } from '../helpers/app.js';
 
 /** A map of about 120 documents for a query: ties, integer-like ids, not always best first. */
@@ -96,8 +98,25 @@ describe('a pipeline that hands its keys on', () => {
         const rankings = [x, y].map((name) => topN(mapOf(query, ...salts[name]!), cut));
         const fused = rules[rule as keyof typeof rules].fuse({ query, rankings });
         const expected = topN(topN(fused, fusedCut), limit);
-        const body = await app.core.pipelines.run({ pipeline, query, ...(limit ? { limit } : {}) });
+        const request = { pipeline, query, ...(limit ? { limit } : {}) };
+        const body = await app.core.pipelines.run(request);
         expect(entries(body.scores as Scores)).toEqual(entries(expected));
+        // A map the cut left best first is marked so (when no id may be integer-like), and the
+        // answer's bytes are what the serializer writes for the same envelope unmarked.
+        const integerLike = Object.keys(expected).some((id) => /^[0-9]/.test(id));
+        const size = Object.keys(fused).length;
+        const kept = Math.min(size, fusedCut ?? Infinity);
+        const wasCut = kept < size || kept > (limit ?? Infinity);
+        expect(SCORES_BEST_FIRST in body).toBe(wasCut && !integerLike);
+        const answer = await app.http.inject({
+          method: 'POST',
+          url: '/pipeline',
+          payload: request,
+        });
+        const { timestamp: _t, ...unmarked } = { ...body };
+        expect(answer.payload).toBe(
+          serializeBody({ ...unmarked, timestamp: answer.json().timestamp }),
+        );
       }
     });
   }

@@ -101,6 +101,10 @@ describe('cutRanking', () => {
         handedOn++;
         expect(cut.keys).toEqual(Object.keys(cut.scores));
       }
+      if (cut.ranked) {
+        const values = Object.keys(cut.scores).map((id) => cut.scores[id]!);
+        expect(values.every((v, i) => i === 0 || v <= values[i - 1]!)).toBe(true);
+      }
     }
     expect(handedOn).toBeGreaterThan(100);
   });
@@ -113,7 +117,25 @@ describe('cutRanking', () => {
     // Nothing cut: the keys given (or read) are the map's own.
     expect(cutRanking(numeric, 9, ['51', 'b', 'c', 'd']).keys).toEqual(['51', 'b', 'c', 'd']);
     expect(cutRanking(numeric, 9, undefined).keys).toEqual(['51', 'b', 'c', 'd']);
-    expect(cutRanking(numeric, undefined, undefined)).toEqual({ scores: numeric, keys: undefined });
+    expect(cutRanking(numeric, undefined, undefined)).toEqual({
+      scores: numeric,
+      keys: undefined,
+      ranked: false,
+    });
+  });
+
+  it('says a cut map is ranked when its key order is best first, and passes it on otherwise', () => {
+    const plain = Object.assign(emptyScores(), { b: 1, a: 3, c: 2, d: 0 });
+    expect(cutRanking(plain, 2, undefined).ranked).toBe(true);
+    const numeric = Object.assign(emptyScores(), { b: 1, 51: 3, c: 2, d: 0 });
+    expect(cutRanking(numeric, 2, undefined).ranked).toBe(false);
+    // Nothing cut: what the caller knew.
+    expect(cutRanking(plain, 9, undefined).ranked).toBe(false);
+    expect(cutRanking(plain, 9, undefined, true).ranked).toBe(true);
+    expect(cutRanking(plain, undefined, undefined, true).ranked).toBe(true);
+    // NaN (which no checked result holds) is never called ranked.
+    const odd = Object.assign(emptyScores(), { a: NaN, b: 1, c: 0 });
+    expect(cutRanking(odd, 2, undefined).ranked).toBe(false);
   });
 });
 

@@ -86,6 +86,31 @@ describe('buildService', () => {
     await trusted.close();
   });
 
+  it("asks an unchecked engine for the keys it kept (a fusion rule's resultKeys)", async () => {
+    const kept = new WeakMap<object, readonly string[]>();
+    const rule: Engine = {
+      async fuseBatch(requests) {
+        return requests.map(() => {
+          const scores = { b: 2, a: 1 };
+          kept.set(scores, ['b', 'a']);
+          return scores;
+        });
+      },
+      resultKeys: (scores) => kept.get(scores),
+    };
+    const trusted = buildService(
+      spec('fuse', rule, { processor: 'minimal', trustedResults: true }),
+    );
+    const result = await trusted.call({ query: 'q', rankings: [] });
+    expect(trusted.checkedKeys?.(result.value)).toEqual(['b', 'a']);
+    // Checked services read the keys themselves and never ask the engine.
+    const checked = buildService(spec('fuse', rule, { processor: 'minimal' }));
+    const again = await checked.call({ query: 'q', rankings: [] });
+    expect(checked.checkedKeys?.(again.value)).toEqual(['b', 'a']);
+    await trusted.close();
+    await checked.close();
+  });
+
   it('serves a repeated request from the cache with the original timestamp', async () => {
     const engine = new Recorder();
     const service = buildService(
