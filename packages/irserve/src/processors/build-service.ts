@@ -48,16 +48,20 @@ function observed<A extends unknown[], T>(
   observer: ServiceObserver | undefined,
 ): (...args: A) => Promise<T> {
   if (!observer) return run;
-  return async (...args) => {
+  // Handlers on the run's promise rather than an async wrapper: one promise less per call.
+  return (...args) => {
     const started = performance.now();
-    let ok = false;
-    try {
-      const result = await run(...args);
-      ok = true;
-      return result;
-    } finally {
-      observer.onEngine((performance.now() - started) / 1000, ok);
-    }
+    const seconds = () => (performance.now() - started) / 1000;
+    return run(...args).then(
+      (result) => {
+        observer.onEngine(seconds(), true);
+        return result;
+      },
+      (error: unknown) => {
+        observer.onEngine(seconds(), false);
+        throw error;
+      },
+    );
   };
 }
 
