@@ -33,3 +33,15 @@ export function engineFields<T extends Record<string, unknown>>(body: T): Withou
 type WithoutService<T> = {
   [K in keyof T as K extends 'service' | 'timeout' ? never : K]: T[K];
 };
+
+/**
+ * Marks an envelope whose `scores` map is known to list its keys best first (a pipeline's cut
+ * made it so): the HTTP serializer then writes it as it is without reading it to find out. Not
+ * enumerable, so the envelope's JSON, equality and copies are unchanged.
+ */
+export const SCORES_BEST_FIRST = Symbol('irserve.scoresBestFirst');
+
+/** Sets SCORES_BEST_FIRST on `envelope`. */
+export function markScoresBestFirst(envelope: object): void {
+  Object.defineProperty(envelope, SCORES_BEST_FIRST, { value: true });
+}

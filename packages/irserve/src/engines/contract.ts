@@ -142,6 +142,12 @@ export interface Engine {
    * request alone. Optional; called once per request that misses the cache.
    */
   checkRequest?(role: Capability, request: Record<string, unknown>): void;
+  /**
+   * The keys of a score map this engine returned, in `Object.keys` order, when it kept them
+   * (irserve's rank-based fusion rules); consulted only for engines whose results are trusted
+   * unchecked (see `trustedResults`), so that the pipeline need not read them again.
+   */
+  resultKeys?(scores: Scores): readonly string[] | undefined;
   /** One dense vector per request (same dimension for every request of an engine). */
   embedBatch?(requests: EmbedRequest[], options?: BatchOptions): Promise<Float32Array[]>;
   /** One sparse vector per request (learned sparse encoders such as SPLADE). */

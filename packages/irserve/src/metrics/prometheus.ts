@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { LocalCounter, LocalHistogram } from './local-series.js';
 import type { AppObserver, CacheEvent, CacheLabels, ServiceObserver } from './observer.js';
 
 /** The labels of one answered request. */
@@ -30,33 +31,34 @@ function series(registry: Registry) {
   const request = ['transport', 'route', 'service', 'status'] as const;
   const cache = ['service', 'role', 'store'] as const;
   return {
-    requests: new Counter({
-      name: 'irserve_requests_total',
-      help: 'Requests answered, by route, service and status.',
-      labelNames: request,
-      registers,
-    }),
-    requestSeconds: new Histogram({
-      name: 'irserve_request_duration_seconds',
-      help: 'Time from request to response, by route, service and status.',
-      labelNames: request,
-      buckets: LATENCY_BUCKETS,
-      registers,
-    }),
-    batchSize: new Histogram({
-      name: 'irserve_batch_size',
-      help: 'Requests per batch handed to the engine.',
-      labelNames: ['service', 'role'],
-      buckets: BATCH_BUCKETS,
-      registers,
-    }),
-    engineSeconds: new Histogram({
-      name: 'irserve_engine_duration_seconds',
-      help: 'Time in the engine per batch (or per call for one-at-a-time services).',
-      labelNames: ['service', 'role', 'outcome'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    }),
+    // The series of every request and engine call: irserve's own (see local-series.ts).
+    requests: new LocalCounter(
+      'irserve_requests_total',
+      'Requests answered, by route, service and status.',
+      request,
+      registry,
+    ),
+    requestSeconds: new LocalHistogram(
+      'irserve_request_duration_seconds',
+      'Time from request to response, by route, service and status.',
+      request,
+      LATENCY_BUCKETS,
+      registry,
+    ),
+    batchSize: new LocalHistogram(
+      'irserve_batch_size',
+      'Requests per batch handed to the engine.',
+      ['service', 'role'],
+      BATCH_BUCKETS,
+      registry,
+    ),
+    engineSeconds: new LocalHistogram(
+      'irserve_engine_duration_seconds',
+      'Time in the engine per batch (or per call for one-at-a-time services).',
+      ['service', 'role', 'outcome'],
+      LATENCY_BUCKETS,
+      registry,
+    ),
     cacheHits: new Counter({
       name: 'irserve_cache_hits_total',
       help: 'Cache lookups answered from the store.',
@@ -138,12 +140,17 @@ export function createPrometheusMetrics(options: { version: string }): AppMetric
       s.requests.inc(labels);
       s.requestSeconds.observe(labels, seconds);
     },
-    service: (service, role): ServiceObserver => ({
-      onBatch: (size) => s.batchSize.observe({ service, role }, size),
-      onEngine: (seconds, ok) =>
-        s.engineSeconds.observe({ service, role, outcome: ok ? 'ok' : 'error' }, seconds),
-      watchQueue: (depth) => queues.push({ labels: { service, role }, depth }),
-    }),
+    service: (service, role): ServiceObserver => {
+      // Each label set bound once per service, not looked up per event.
+      const batch = s.batchSize.series({ service, role });
+      const succeeded = s.engineSeconds.series({ service, role, outcome: 'ok' });
+      const failed = s.engineSeconds.series({ service, role, outcome: 'error' });
+      return {
+        onBatch: (size) => batch(size),
+        onEngine: (seconds, ok) => (ok ? succeeded : failed)(seconds),
+        watchQueue: (depth) => queues.push({ labels: { service, role }, depth }),
+      };
+    },
     cache: (labels: CacheLabels) => (event: CacheEvent) => {
       if (event === 'hit') s.cacheHits.inc({ ...labels });
       else if (event === 'miss') s.cacheMisses.inc({ ...labels });

@@ -3,7 +3,8 @@ import type { CallOptions } from '../registry/types.js';
 import type { BoundGroup, BoundRerank, BoundSearch, BoundSeq, BoundStage } from './bound.js';
 import type { PassageSource } from './content-fetcher.js';
 import type { StageRole } from './plan.js';
-import { emptyScores, topN, zipScores } from './scores.js';
+import { RANKING_KEYS } from '../engines/fusion/rankings.js';
+import { cutRanking, emptyScores, zipScores } from './scores.js';
 import type { Trace } from './trace.js';
 
 /** What one pipeline run shares across its stages. */
@@ -18,6 +19,10 @@ export interface RunContext {
 /** What a stage or sequence hands on. */
 export interface Flow {
   readonly scores: Scores;
+  /** The keys of `scores` in `Object.keys` order when a check or cut read them; else undefined. */
+  readonly keys: readonly string[] | undefined;
+  /** True when the order of `scores`'s keys is known to be best first (see `Ranking`). */
+  readonly ranked: boolean;
   /** Sub-queries of the expanders that ran, in plan order. */
   readonly expanded: readonly string[];
 }
@@ -35,26 +40,31 @@ export async function runSeq(
   context: RunContext,
 ): Promise<Flow> {
   let scores = input;
+  let keys: readonly string[] | undefined;
+  let ranked = false;
   let expanded = NONE;
   for (const stage of seq.stages) {
-    const flow = await runStage(stage, query, scores, context);
+    const flow = await runStage(stage, query, scores, keys, context);
     scores = flow.scores;
+    keys = flow.keys;
+    ranked = flow.ranked;
     if (flow.expanded.length > 0) expanded = [...expanded, ...flow.expanded];
   }
-  return { scores: scores ?? emptyScores(), expanded };
+  return { scores: scores ?? emptyScores(), keys, ranked, expanded };
 }
 
 function runStage(
   stage: BoundStage,
   query: string,
   input: Scores | undefined,
+  inputKeys: readonly string[] | undefined,
   context: RunContext,
 ): Promise<Flow> {
   switch (stage.kind) {
     case 'search':
       return runSearch(stage, query, context);
     case 'rerank':
-      return runRerank(stage, query, input ?? emptyScores(), context);
+      return runRerank(stage, query, input ?? emptyScores(), inputKeys, context);
     case 'group':
       return runGroup(stage, query, input, context);
   }
@@ -66,9 +76,10 @@ async function runSearch(stage: BoundSearch, query: string, context: RunContext)
     { ...stage.fields, query, limit: stage.limit },
     context.options,
   );
-  const scores = topN(result.value, stage.cut);
+  const checked = stage.service.checkedKeys?.(result.value);
+  const { scores, keys, ranked } = cutRanking(result.value, stage.cut, checked);
   context.trace?.record(entry(stage, query, 0, scores, result.cached), started);
-  return { scores, expanded: NONE };
+  return { scores, keys, ranked, expanded: NONE };
 }
 
 /**
@@ -80,19 +91,21 @@ async function runRerank(
   stage: BoundRerank,
   query: string,
   input: Scores,
+  inputKeys: readonly string[] | undefined,
   context: RunContext,
 ): Promise<Flow> {
   const started = performance.now();
-  const ids = Object.keys(input);
+  const ids = inputKeys ?? Object.keys(input);
   if (ids.length === 0 || !context.fetcher) {
     context.trace?.record(entry(stage, query, 0, emptyScores(), false), started);
-    return { scores: emptyScores(), expanded: NONE };
+    return { scores: emptyScores(), keys: undefined, ranked: false, expanded: NONE };
   }
   const passages = await context.fetcher.passages(stage, ids);
   const result = await stage.service.call({ ...stage.fields, query, passages }, context.options);
-  const scores = topN(zipScores(ids, result.value), stage.cut);
+  // Added in the input's key order, so the zipped map's keys are `ids` again.
+  const { scores, keys, ranked } = cutRanking(zipScores(ids, result.value), stage.cut, ids);
   context.trace?.record(entry(stage, query, ids.length, scores, result.cached), started);
-  return { scores, expanded: NONE };
+  return { scores, keys, ranked, expanded: NONE };
 }
 
 /**
@@ -115,8 +128,11 @@ async function runGroup(
   const started = performance.now();
   const rankings = flows.map((flow) => flow.scores);
   const { merger } = group;
-  const result = await merger.service.call({ ...merger.fields, query, rankings }, context.options);
-  const scores = topN(result.value, merger.cut);
+  // The rankings' keys go along (not sent anywhere): the built-in rules need not read them again.
+  const request = { ...merger.fields, query, rankings, [RANKING_KEYS]: flows.map(keysOf) };
+  const result = await merger.service.call(request, context.options);
+  const checked = merger.service.checkedKeys?.(result.value);
+  const { scores, keys, ranked } = cutRanking(result.value, merger.cut, checked);
   if (context.trace) {
     // Counted only for an explained request: keys of every ranking, on every request, for nothing.
     const size = rankings.reduce((n, ranking) => n + Object.keys(ranking).length, 0);
@@ -127,8 +143,10 @@ async function runGroup(
   const expanded = none
     ? NONE
     : [...(subQueries ?? NONE), ...flows.flatMap((flow) => flow.expanded)];
-  return { scores, expanded };
+  return { scores, keys, ranked, expanded };
 }
+
+const keysOf = (flow: Flow) => flow.keys;
 
 /** The expander's sub-queries, at most `%N` of them. */
 async function runExpander(group: BoundGroup, query: string, context: RunContext) {

@@ -6,10 +6,12 @@ import type { PipelineRunner } from '../core/app-core.js';
 import { parseRequest } from '../core/validate.js';
 import { ROLES } from '../engines/contract.js';
 import type { CallOptions, ServiceLookup } from '../registry/types.js';
+import { markScoresBestFirst } from '../core/envelope.js';
 import { withTimeout } from '../core/request-deadline.js';
 import { validatePipelineAliases } from './aliases.js';
 import { bindPlan } from './bind.js';
 import type { BoundPipeline } from './bound.js';
+import { SharedDeadlines } from '../processors/shared-deadlines.js';
 import { ContentFetcher, InlinePassages } from './content-fetcher.js';
 import { runSeq } from './execute.js';
 import { createPipelineCall, pipelineKey, type PipelineValue } from './pipeline-cache.js';
@@ -20,7 +22,7 @@ import {
   plainPipelineRequest,
   type PipelineRequest,
 } from './request-schema.js';
-import { topN } from './scores.js';
+import { cutRanking } from './scores.js';
 import { Trace } from './trace.js';
 
 export interface PipelineRunnerDeps {
@@ -52,10 +54,12 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
   const plans = new PlanCache(table);
   const rerankPlans = new PlanCache(table, undefined, 'rerank');
   const cache = createPipelineCall(deps.cache, deps.logger);
+  // Score maps this runner's cuts left best first, so the answer's serializer need not check.
+  const bestFirst = new WeakSet<object>();
 
   async function run(body: unknown, given: CallOptions = {}): Promise<Record<string, unknown>> {
     const request = plainPipelineRequest(body) ?? parseRequest(pipelineRequestSchema, body);
-    const options = withTimeout(given, request.timeout) ?? given;
+    const options = sharingDeadlines(withTimeout(given, request.timeout) ?? given);
     const plan = plans.get(request.pipeline);
     const bound = bindPlan(plan, request, deps);
     const trace = request.explain ? new Trace() : undefined;
@@ -70,6 +74,7 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
     envelope.processed = true;
     envelope.query = request.query;
     envelope.scores = result.value.scores;
+    if (bestFirst.has(result.value.scores)) markScoresBestFirst(envelope);
     envelope.service = bound.service;
     envelope.timestamp = result.timestamp;
     if (plan.expands) envelope.expanded_queries = [...new Set(result.value.expanded)];
@@ -93,7 +98,9 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
         ? new ContentFetcher(deps.content, bound.collection, options)
         : undefined;
     const flow = await runSeq(bound.root, request.query, undefined, { fetcher, options, trace });
-    return { scores: topN(flow.scores, request.limit), expanded: flow.expanded };
+    const final = cutRanking(flow.scores, request.limit, flow.keys, flow.ranked);
+    if (final.ranked) bestFirst.add(final.scores);
+    return { scores: final.scores, expanded: flow.expanded };
   }
 
   async function rerank(
@@ -106,11 +113,17 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
     const input: Record<string, number> = {};
     for (let i = 0; i < passages.length; i++) input[String(i)] = 0;
     const fetcher = new InlinePassages(passages);
-    const flow = await runSeq(bound.root, query, input, { fetcher, options, trace: undefined });
+    const context = { fetcher, options: sharingDeadlines(options), trace: undefined };
+    const flow = await runSeq(bound.root, query, input, context);
     return flow.scores;
   }
 
   return { run, rerank, aliases: () => ({ ...sources }) };
+}
+
+/** `options` whose stages share their deadline signals where their deadlines are the same. */
+function sharingDeadlines(options: CallOptions): CallOptions {
+  return options.deadlines ? options : { ...options, deadlines: new SharedDeadlines() };
 }
 
 function explain(plan: Plan, trace: Trace, cached: boolean, enabled: boolean) {

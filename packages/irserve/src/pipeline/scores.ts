@@ -14,21 +14,57 @@ export function emptyScores(): Scores {
  * are deterministic among ties (ties at the boundary keep the smaller ids).
  */
 export function topN(scores: Scores, n: number | undefined): Scores {
-  if (n === undefined) return scores;
-  const ids = Object.keys(scores);
+  return cutRanking(scores, n, undefined).scores;
+}
+
+/** A score map and what is known of it, so that nobody reads it again to learn it. */
+export interface Ranking {
+  readonly scores: Scores;
+  /** Its keys in `Object.keys` order, when known. */
+  readonly keys: readonly string[] | undefined;
+  /** True when its own key order is known to list its scores best first (none is NaN). */
+  readonly ranked: boolean;
+}
+
+/**
+ * `topN` of a ranking whose keys the caller may already have (`keys`, in `Object.keys` order:
+ * a result check read them), with what is known of the result. Nothing cut: the same map, keys
+ * and `ranked`. Cut: the kept ids best first, which is their `Object.keys` order when no id
+ * begins with a digit (none is integer-like, enumerated first): the keys are then those ids and
+ * the map is ranked; else the keys are undefined and `ranked` false.
+ */
+export function cutRanking(
+  scores: Scores,
+  n: number | undefined,
+  keys: readonly string[] | undefined,
+  ranked = false,
+): Ranking {
+  if (n === undefined) return { scores, keys, ranked };
+  const ids = keys ?? Object.keys(scores);
   const count = ids.length;
-  if (count <= n) return scores;
+  if (count <= n) return { scores, keys: ids, ranked };
   // Scores in a typed array and the order as indexes into it: no pair per document, and no
   // comparator called from the sort builtin (both were most of the cut, with the garbage).
   const values = new Float64Array(count);
   for (let i = 0; i < count; i++) values[i] = scores[ids[i]!]!;
   const order = isRanked(ids, values) ? undefined : rankedOrder(ids, values);
   const out = emptyScores();
+  const kept = new Array<string>(n);
+  let inOrder = true;
+  let numbers = true;
   for (let i = 0; i < n; i++) {
-    const id = ids[order === undefined ? i : order[i]!]!;
-    out[id] = scores[id]!;
+    const at = order === undefined ? i : order[i]!;
+    const id = ids[at]!;
+    const score = values[at]!; // the score as read (a double: the same number)
+    out[id] = score;
+    kept[i] = id;
+    const first = id.charCodeAt(0);
+    if (first >= 48 && first <= 57) inOrder = false;
+    if (score !== score) numbers = false; // NaN, which no checked result holds
   }
-  return out;
+  return inOrder
+    ? { scores: out, keys: kept, ranked: numbers }
+    : { scores: out, keys: undefined, ranked: false };
 }
 
 /**

@@ -1,14 +1,15 @@
 import type { Logger } from 'pino';
-import type { Capability, Engine, InputKind } from '../engines/contract.js';
+import type { Capability, Engine, InputKind, Scores } from '../engines/contract.js';
 import type { CacheEvent, ServiceObserver } from '../metrics/observer.js';
 import type { CallOptions, RoleIO, Service, ServiceResult } from '../registry/types.js';
 import { Batcher } from './batcher.js';
 import { cacheKeyFunction } from './cache-key.js';
 import type { CacheStore } from './cache-store.js';
 import { type CacheEntry, type Call, withCache } from './cached.js';
-import { deadlineSignal } from './deadline.js';
+import { deadlineSignal, type DeadlineSignal } from './deadline.js';
 import { dedupeBatch, engineBatchCall } from './engine-call.js';
 import { unwrapItem } from './item-failure.js';
+import type { SharedDeadlineSignal } from './shared-deadlines.js';
 
 export type ProcessorKind = 'batch' | 'single' | 'minimal';
 
@@ -47,16 +48,20 @@ function observed<A extends unknown[], T>(
   observer: ServiceObserver | undefined,
 ): (...args: A) => Promise<T> {
   if (!observer) return run;
-  return async (...args) => {
+  // Handlers on the run's promise rather than an async wrapper: one promise less per call.
+  return (...args) => {
     const started = performance.now();
-    let ok = false;
-    try {
-      const result = await run(...args);
-      ok = true;
-      return result;
-    } finally {
-      observer.onEngine((performance.now() - started) / 1000, ok);
-    }
+    const seconds = () => (performance.now() - started) / 1000;
+    return run(...args).then(
+      (result) => {
+        observer.onEngine(seconds(), true);
+        return result;
+      },
+      (error: unknown) => {
+        observer.onEngine(seconds(), false);
+        throw error;
+      },
+    );
   };
 }
 
@@ -75,6 +80,17 @@ function effectiveDeadline(options: CallOptions | undefined, timeoutMs: number |
   return asked === undefined ? own : Math.min(asked, own);
 }
 
+/** An unchecked engine's own `resultKeys`, bound; undefined for any other. */
+function resultKeysOf(engine: Engine, checked: boolean) {
+  if (checked || typeof engine.resultKeys !== 'function') return undefined;
+  return (scores: object) => engine.resultKeys?.(scores as Scores);
+}
+
+/** The error a call reports: its own ERR_TIMEOUT where a shared deadline passed. */
+function ownError(shared: SharedDeadlineSignal | undefined, error: unknown): unknown {
+  return shared === undefined ? error : shared.ownError(error);
+}
+
 /**
  * Composes a service around one engine method (STYLE item 2): the engine's per-request check,
  * caching (unless minimal), the deadline, then batching (batch processor) and the engine call.
@@ -87,8 +103,18 @@ function effectiveDeadline(options: CallOptions | undefined, timeoutMs: number |
 export function buildService<R extends Capability>(spec: ServiceSpec<R>): BuiltService<R> {
   type Req = RoleIO[R]['request'];
   type Res = RoleIO[R]['result'];
+  const checked = spec.trustedResults !== true;
+  // The keys of the score maps the check reads (checkedKeys), kept as long as the maps are.
+  const keysOf =
+    checked && (spec.role === 'search' || spec.role === 'fuse')
+      ? new WeakMap<object, readonly string[]>()
+      : undefined;
+  // Results not checked: the keys the engine itself kept, if it keeps any (fusion rules).
+  const checkedKeys = keysOf
+    ? (scores: object) => keysOf.get(scores)
+    : resultKeysOf(spec.engine, checked);
   const engineCall = observed(
-    engineBatchCall(spec.engine, spec.role, spec.name, spec.trustedResults !== true),
+    engineBatchCall(spec.engine, spec.role, spec.name, checked, keysOf),
     spec.observer,
   );
   const key = cacheKeyFunction(spec.role, spec.name, spec.cacheKeyExclude ?? []);
@@ -116,13 +142,15 @@ export function buildService<R extends Capability>(spec: ServiceSpec<R>): BuiltS
     run = async (request, signal) => unwrapItem((await engineCall([request], { signal }))[0]!);
   }
   const call: Call<Req, Res> = async (request, options) => {
-    const deadline = deadlineSignal(
-      effectiveDeadline(options, spec.timeoutMs),
-      options?.signal,
-      what,
-    );
+    const at = effectiveDeadline(options, spec.timeoutMs);
+    // The stages of a pipeline that end at the same time share one signal (options.deadlines).
+    const shared =
+      at === undefined ? undefined : options?.deadlines?.acquire(at, options.signal, what);
+    const deadline: DeadlineSignal = shared ?? deadlineSignal(at, options?.signal, what);
     try {
       return { value: await run(request, deadline.signal), cached: false, timestamp: now() };
+    } catch (error) {
+      throw ownError(shared, error);
     } finally {
       deadline.dispose();
     }
@@ -154,6 +182,7 @@ export function buildService<R extends Capability>(spec: ServiceSpec<R>): BuiltS
       return finalCall(request, options);
     },
     ...(cached === undefined ? {} : { cachedNow: cached.cachedNow }),
+    ...(checkedKeys === undefined ? {} : { checkedKeys }),
     close: async () => {
       await batcher?.close();
       await spec.cache?.close();

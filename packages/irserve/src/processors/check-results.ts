@@ -7,7 +7,8 @@ function engineError(service: string, message: string): IrserveError {
   return new IrserveError('ERR_ENGINE', `service "${service}" ${message}`);
 }
 
-function checkScoreMap(service: string, value: unknown, index: number): void {
+/** Checks a score map; returns its keys (in `Object.keys` order), read once here. */
+function checkScoreMap(service: string, value: unknown, index: number): string[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw engineError(
       service,
@@ -17,7 +18,8 @@ function checkScoreMap(service: string, value: unknown, index: number): void {
   // Keys and lookups rather than Object.entries (no pair array per document), and rather than
   // for...in with an own-property test (slower on the dictionary-mode maps engines build).
   const scores = value as Record<string, unknown>;
-  for (const id of Object.keys(scores)) {
+  const ids = Object.keys(scores);
+  for (const id of ids) {
     const score = scores[id];
     if (typeof score !== 'number' || Number.isNaN(score)) {
       throw engineError(
@@ -26,6 +28,7 @@ function checkScoreMap(service: string, value: unknown, index: number): void {
       );
     }
   }
+  return ids;
 }
 
 function checkNumberList(service: string, value: unknown, index: number, expected: number): void {
@@ -90,19 +93,21 @@ function describe(value: unknown): string {
   return `a value of type ${typeof value}`;
 }
 
-/** Throws ERR_ENGINE when `value` is not a valid result of `role` for `request`. */
+/**
+ * Throws ERR_ENGINE when `value` is not a valid result of `role` for `request`; returns the keys
+ * of a score map (search, fuse), else undefined.
+ */
 function checkOne(
   role: Capability,
   service: string,
   request: unknown,
   value: unknown,
   index: number,
-) {
+): string[] | undefined {
   switch (role) {
     case 'search':
     case 'fuse':
-      checkScoreMap(service, value, index);
-      break;
+      return checkScoreMap(service, value, index);
     case 'score':
       checkNumberList(
         service,
@@ -121,12 +126,15 @@ function checkOne(
       checkSparseVector(service, value, index);
       break;
   }
+  return undefined;
 }
 
 /**
  * Checks an engine's batch result: one result per request, each of the role's shape. A result
  * of the wrong shape becomes an ItemFailure (ERR_ENGINE) for that item alone; a batch result
  * that is not an array of the right length fails the whole batch (never a silent empty answer).
+ * Given `keysOf`, the keys of each valid score map are recorded there (read once: whoever uses
+ * the map next need not read them again).
  *
  * @example
  * checkResults('search', 'bm25', [{ query: 'q', limit: 1 }], [{ d1: 1 }]); // [{ d1: 1 }]
@@ -136,6 +144,7 @@ export function checkResults<R extends Capability>(
   service: string,
   requests: readonly RoleIO[R]['request'][],
   results: unknown,
+  keysOf?: WeakMap<object, readonly string[]>,
 ): (RoleIO[R]['result'] | ItemFailure)[] {
   if (!Array.isArray(results))
     throw engineError(
@@ -150,7 +159,8 @@ export function checkResults<R extends Capability>(
   }
   return results.map((value: unknown, index) => {
     try {
-      checkOne(role, service, requests[index], value, index);
+      const keys = checkOne(role, service, requests[index], value, index);
+      if (keys !== undefined) keysOf?.set(value as object, keys);
       return value as RoleIO[R]['result'];
     } catch (error) {
       return new ItemFailure(error);

@@ -20,7 +20,8 @@ export type CheckedBatchCall<R extends Capability> = (
 /**
  * The engine's batch method for `role`, wrapped so that its results are checked item by item
  * (unless `checked` is false: irserve's own rules whose results are valid by construction) and
- * a thrown error becomes ERR_ENGINE naming the service. The engine receives
+ * a thrown error becomes ERR_ENGINE naming the service; `keysOf` receives the keys of the score
+ * maps the check read (see `checkResults`). The engine receives
  * `{ signal }` as its second argument (engines that ignore it keep working); once the signal
  * aborts, the call is abandoned and rejects with its reason (ERR_TIMEOUT for a deadline).
  * Throws a TypeError naming the missing method when the engine cannot serve the role.
@@ -34,6 +35,7 @@ export function engineBatchCall<R extends Capability>(
   role: R,
   service: string,
   checked = true,
+  keysOf?: WeakMap<object, readonly string[]>,
 ): CheckedBatchCall<R> {
   const methodName = CAPABILITY_METHOD[role];
   const method = (engine as Record<string, unknown>)[methodName];
@@ -63,7 +65,7 @@ export function engineBatchCall<R extends Capability>(
       });
     }
     if (!checked) return results as RoleIO[R]['result'][];
-    return checkResults(role, service, requests, results);
+    return checkResults(role, service, requests, results, keysOf);
   };
 }
 

@@ -13,6 +13,7 @@ import type {
   SearchRequest,
   SparseVector,
 } from '../engines/contract.js';
+import type { SharedDeadlines } from '../processors/shared-deadlines.js';
 
 /** Request and result types of each role and extra capability. */
 export interface RoleIO {
@@ -36,6 +37,11 @@ export interface CallOptions {
   requestId?: string;
   /** Instances this request has crossed through relays (import-loop protection). */
   hops?: number;
+  /**
+   * Deadline signals shared by the calls of one request that end at the same time (a
+   * pipeline's stages); without it each call makes its own.
+   */
+  deadlines?: SharedDeadlines;
 }
 
 /** What a service call returns. */
@@ -64,6 +70,13 @@ export interface Service<R extends Capability = Role> {
    * otherwise undefined, and the caller goes through `call`. Absent on services without one.
    */
   cachedNow?(request: RoleIO[R]['request']): ServiceResult<RoleIO[R]['result']> | undefined;
+  /**
+   * The keys of a score map this service returned, in `Object.keys` order, as its result check
+   * read them, so that the pipeline does not read them again (about 5 µs for 100 ids); undefined
+   * when unknown (not a result of this service, a rule whose results are not checked). Absent
+   * on services that keep none (remotes).
+   */
+  checkedKeys?(scores: object): readonly string[] | undefined;
 }
 
 export interface ServiceLookup {

@@ -23,6 +23,7 @@ beforeAll(async () => {
       services: [
         { name: 'hanging', engine: 'HangingSearch', timeout: 0.2, max_wait_time: 0.01, cache: -1 },
         { name: 'polite', engine: 'PoliteSlowSearch', config: { delay_ms: 2000 }, cache: -1 },
+        { name: 'polite2', engine: 'PoliteSlowSearch', config: { delay_ms: 2000 }, cache: -1 },
         { name: 'const', engine: 'ConstSearch', cache: -1 },
       ],
     },
@@ -65,6 +66,24 @@ describe('deadlines', () => {
     );
     expect(byHeader.statusCode).toBe(504);
     expect(PoliteSlowSearch.aborted).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a pipeline's stages that end together fail with the first stage's ERR_TIMEOUT, both told", async () => {
+    const before = PoliteSlowSearch.aborted;
+    const r = await app.http.inject({
+      method: 'POST',
+      url: '/pipeline',
+      payload: { pipeline: '{polite, polite2}RRF', query: 'p', timeout: 0.05 },
+    });
+    expect(r.statusCode).toBe(504);
+    expect(r.json()).toMatchObject({
+      code: 'ERR_TIMEOUT',
+      error: expect.stringMatching(/service "polite" did not finish before its deadline/),
+    });
+    const deadline = Date.now() + 3_000;
+    while (PoliteSlowSearch.aborted < before + 2 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(PoliteSlowSearch.aborted).toBe(before + 2);
   });
 
   it('refuses malformed deadlines with 400 naming the field or header', async () => {

@@ -11,6 +11,7 @@ import {
   ZScoreFusion,
   ranksOf,
 } from '../../src/engines/fusion/index.js';
+import { RANKING_KEYS } from '../../src/engines/fusion/rankings.js';
 
 /** Two rankings with a tie in the second: A = a 4, b 2, c 1; B = c 9, a 3, d 3. */
 const A: Scores = { a: 4, b: 2, c: 1 };
@@ -218,5 +219,62 @@ describe('as engines', () => {
     ]);
     expect(out).toEqual([{ a: 1 / 61 }, { b: 1 }]);
     expect(new RRF().canFuse).toBe(true);
+  });
+});
+
+describe('rankings whose keys the caller hands on (RANKING_KEYS)', () => {
+  /** Rankings with ties, integer-like ids and maps not best first. */
+  function rankingsOf(seed: number): Scores[] {
+    let state = seed;
+    const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+    return Array.from({ length: 1 + Math.floor(next() * 4) }, () => {
+      const ranking: Scores = Object.create(null) as Scores;
+      for (let i = Math.floor(next() * 120); i > 0; i--) {
+        const id = next() < 0.2 ? String(Math.floor(next() * 300)) : `d${Math.floor(next() * 300)}`;
+        ranking[id] = Math.floor(next() * 20);
+      }
+      return ranking;
+    });
+  }
+
+  it('RRF, WeightedRRF and Borda give the same map, key order included, as without them', () => {
+    const entries = (scores: Scores) => Object.keys(scores).map((id) => [id, scores[id]]);
+    for (let seed = 1; seed <= 60; seed++) {
+      const rankings = rankingsOf(seed);
+      const keys = rankings.map((ranking, i) => (i % 3 === 2 ? undefined : Object.keys(ranking)));
+      const weights = { weights: rankings.map((_, i) => i + 1) };
+      for (const [rule, extra] of [
+        [new RRF(), {}],
+        [new WeightedRRF(), weights],
+        [new Borda(), {}],
+      ] as const) {
+        const plain = fuse(rule, rankings, extra);
+        const handed = fuse(rule, rankings, { ...extra, [RANKING_KEYS]: keys });
+        expect(entries(handed)).toEqual(entries(plain));
+      }
+    }
+  });
+
+  it('the rank rules keep the keys of what they return (resultKeys) unless an id may be integer-like', () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const rankings = rankingsOf(seed);
+      for (const rule of [new RRF(), new WeightedRRF(), new Borda()]) {
+        const fused = fuse(rule, rankings);
+        const keys = rule.resultKeys(fused);
+        const integerLike = Object.keys(fused).some((id) => /^[0-9]/.test(id));
+        if (integerLike) expect(keys).toBeUndefined();
+        else expect(keys).toEqual(Object.keys(fused));
+      }
+    }
+    const rrf = new RRF();
+    expect(rrf.resultKeys(fuse(rrf, [{ x: 1, y: 2 }]))).toEqual(['y', 'x']);
+    expect(rrf.resultKeys(fuse(rrf, [{ x: 1, 7: 2 }]))).toBeUndefined();
+    expect(rrf.resultKeys({ x: 1 })).toBeUndefined();
+  });
+
+  it('keys that do not line up with the rankings are not used', () => {
+    const wrong = { [RANKING_KEYS]: [['x', 'y']] };
+    expect(fuse(new RRF(), [A, B], wrong)).toEqual(fuse(new RRF(), [A, B]));
+    expect(fuse(new RRF(), [A, B], { [RANKING_KEYS]: 'a' })).toEqual(fuse(new RRF(), [A, B]));
   });
 });

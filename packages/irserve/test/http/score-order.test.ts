@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
+import { SCORES_BEST_FIRST, markScoresBestFirst } from '../../src/core/envelope.js';
 import { createBodySerializer, serializeBody } from '../../src/transports/http/serialize.js';
 import { testApp } from '../helpers/app.js';
 
@@ -47,6 +48,17 @@ describe('score maps on the wire', () => {
     expect(serializeBody(infinite)).toBe(JSON.stringify(infinite));
     expect(serializeBody({ scores: { a: 'x', b: 1 } })).toBe('{"scores":{"b":1,"a":"x"}}');
     expect(serializeBody({ scores: {} })).toBe('{"scores":{}}');
+  });
+
+  it('writes an envelope marked best first as it is, the mark itself invisible', () => {
+    const body = { query: 'q', scores: { b: 3, a: 2, c: 1 }, service: 's' };
+    const marked = { ...body };
+    markScoresBestFirst(marked);
+    expect(serializeBody(marked)).toBe(JSON.stringify(body));
+    expect(marked).toEqual(body);
+    expect(Object.keys(marked)).toEqual(Object.keys(body));
+    expect({ ...marked }).not.toHaveProperty([SCORES_BEST_FIRST as unknown as string]);
+    expect(SCORES_BEST_FIRST in { ...marked }).toBe(false);
   });
 
   it("writes a cache hit's score map once, and the answer as serializeBody does", () => {

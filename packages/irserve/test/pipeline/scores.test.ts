@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Scores } from '../../src/engines/contract.js';
-import { emptyScores, topN, zipScores } from '../../src/pipeline/scores.js';
+import { cutRanking, emptyScores, topN, zipScores } from '../../src/pipeline/scores.js';
 
 /** The cut as it was first written (pairs sorted by the builtin): what topN must still give. */
 function referenceTopN(scores: Scores, n: number): Scores {
@@ -84,6 +84,58 @@ describe('topN', () => {
       ['__proto__', 5],
       ['b', 3],
     ]);
+  });
+});
+
+describe('cutRanking', () => {
+  it("cuts as topN does, and any keys it hands on are the result's Object.keys", () => {
+    const next = sequence(11);
+    let handedOn = 0;
+    for (let round = 0; round < 400; round++) {
+      const scores = randomMap(next, 1 + Math.floor(next() * 300), 2 + Math.floor(next() * 50));
+      const n = next() < 0.1 ? undefined : 1 + Math.floor(next() * 250);
+      const known = next() < 0.5 ? Object.keys(scores) : undefined;
+      const cut = cutRanking(scores, n, known);
+      expect(entriesOf(cut.scores)).toEqual(entriesOf(topN(scores, n)));
+      if (cut.keys !== undefined) {
+        handedOn++;
+        expect(cut.keys).toEqual(Object.keys(cut.scores));
+      }
+      if (cut.ranked) {
+        const values = Object.keys(cut.scores).map((id) => cut.scores[id]!);
+        expect(values.every((v, i) => i === 0 || v <= values[i - 1]!)).toBe(true);
+      }
+    }
+    expect(handedOn).toBeGreaterThan(100);
+  });
+
+  it('hands on the kept ids of a cut when none begins with a digit, else no keys', () => {
+    const plain = Object.assign(emptyScores(), { b: 1, a: 3, c: 2, d: 0 });
+    expect(cutRanking(plain, 2, undefined).keys).toEqual(['a', 'c']);
+    const numeric = Object.assign(emptyScores(), { b: 1, 51: 3, c: 2, d: 0 });
+    expect(cutRanking(numeric, 2, undefined).keys).toBeUndefined();
+    // Nothing cut: the keys given (or read) are the map's own.
+    expect(cutRanking(numeric, 9, ['51', 'b', 'c', 'd']).keys).toEqual(['51', 'b', 'c', 'd']);
+    expect(cutRanking(numeric, 9, undefined).keys).toEqual(['51', 'b', 'c', 'd']);
+    expect(cutRanking(numeric, undefined, undefined)).toEqual({
+      scores: numeric,
+      keys: undefined,
+      ranked: false,
+    });
+  });
+
+  it('says a cut map is ranked when its key order is best first, and passes it on otherwise', () => {
+    const plain = Object.assign(emptyScores(), { b: 1, a: 3, c: 2, d: 0 });
+    expect(cutRanking(plain, 2, undefined).ranked).toBe(true);
+    const numeric = Object.assign(emptyScores(), { b: 1, 51: 3, c: 2, d: 0 });
+    expect(cutRanking(numeric, 2, undefined).ranked).toBe(false);
+    // Nothing cut: what the caller knew.
+    expect(cutRanking(plain, 9, undefined).ranked).toBe(false);
+    expect(cutRanking(plain, 9, undefined, true).ranked).toBe(true);
+    expect(cutRanking(plain, undefined, undefined, true).ranked).toBe(true);
+    // NaN (which no checked result holds) is never called ranked.
+    const odd = Object.assign(emptyScores(), { a: NaN, b: 1, c: 0 });
+    expect(cutRanking(odd, 2, undefined).ranked).toBe(false);
   });
 });
 

@@ -66,6 +66,51 @@ describe('buildService', () => {
     await service.close();
   });
 
+  it('keeps the keys its result check read (checkedKeys), for a cache hit too', async () => {
+    const engine = new Recorder();
+    const service = buildService(
+      spec('search', engine, { cache: new MemoryStore({ capacity: 10, ttlSeconds: 60 }) }),
+    );
+    const first = await service.call({ query: 'q', limit: 2 });
+    expect(service.checkedKeys?.(first.value)).toEqual(['doc-q']);
+    const hit = await service.call({ query: 'q', limit: 2 });
+    expect(hit.cached).toBe(true);
+    expect(service.checkedKeys?.(hit.value)).toEqual(['doc-q']);
+    // A map it did not return (or a check that failed) has none.
+    expect(service.checkedKeys?.({ 'doc-q': 2 })).toBeUndefined();
+    // Services whose results are not checked, or are not score maps, keep none.
+    const trusted = buildService(spec('search', engine, { trustedResults: true }));
+    expect('checkedKeys' in trusted).toBe(false);
+    expect('checkedKeys' in buildService(spec('score', engine))).toBe(false);
+    await service.close();
+    await trusted.close();
+  });
+
+  it("asks an unchecked engine for the keys it kept (a fusion rule's resultKeys)", async () => {
+    const kept = new WeakMap<object, readonly string[]>();
+    const rule: Engine = {
+      async fuseBatch(requests) {
+        return requests.map(() => {
+          const scores = { b: 2, a: 1 };
+          kept.set(scores, ['b', 'a']);
+          return scores;
+        });
+      },
+      resultKeys: (scores) => kept.get(scores),
+    };
+    const trusted = buildService(
+      spec('fuse', rule, { processor: 'minimal', trustedResults: true }),
+    );
+    const result = await trusted.call({ query: 'q', rankings: [] });
+    expect(trusted.checkedKeys?.(result.value)).toEqual(['b', 'a']);
+    // Checked services read the keys themselves and never ask the engine.
+    const checked = buildService(spec('fuse', rule, { processor: 'minimal' }));
+    const again = await checked.call({ query: 'q', rankings: [] });
+    expect(checked.checkedKeys?.(again.value)).toEqual(['b', 'a']);
+    await trusted.close();
+    await checked.close();
+  });
+
   it('serves a repeated request from the cache with the original timestamp', async () => {
     const engine = new Recorder();
     const service = buildService(

@@ -1,6 +1,6 @@
 import type { FuseRequest, Scores } from '../contract.js';
 import { FusionRule } from './fusion-rule.js';
-import { addTo, emptyScores, ranksOf } from './rankings.js';
+import { FusedScores, rankingKeys, ranksOf } from './rankings.js';
 
 /**
  * Borda count: in a ranking of n documents, the document at rank r (from 1, ties sharing the
@@ -9,11 +9,12 @@ import { addTo, emptyScores, ranksOf } from './rankings.js';
  */
 export class Borda extends FusionRule {
   fuse(request: FuseRequest): Scores {
-    const total = emptyScores();
-    for (const ranking of request.rankings) {
-      const ranks = ranksOf(ranking);
-      for (const [id, rank] of ranks) addTo(total, id, ranks.size - rank + 1);
+    const total = new FusedScores();
+    const keys = rankingKeys(request);
+    for (let index = 0; index < request.rankings.length; index++) {
+      const ranks = ranksOf(request.rankings[index]!, keys[index]);
+      for (const [id, rank] of ranks) total.add(id, ranks.size - rank + 1);
     }
-    return total;
+    return this.keep(total);
   }
 }

@@ -1,7 +1,7 @@
 import type { FuseRequest, Scores } from '../contract.js';
 import { FusionRule } from './fusion-rule.js';
 import { nonNegativeNumber, rankingWeights } from './params.js';
-import { addTo, emptyScores, forEachRank } from './rankings.js';
+import { FusedScores, forEachRank, rankingKeys } from './rankings.js';
 
 /** The usual RRF constant (Cormack et al. 2009). RoutIR's default of 0 over-rewards rank 1. */
 export const DEFAULT_RRF_K = 60;
@@ -16,7 +16,7 @@ export const DEFAULT_RRF_K = 60;
 export class RRF extends FusionRule {
   fuse(request: FuseRequest): Scores {
     const k = nonNegativeNumber(request, 'rrf_k', DEFAULT_RRF_K);
-    return reciprocalRanks(request.rankings, k, undefined);
+    return this.keep(reciprocalRanks(request, k, undefined));
   }
 }
 
@@ -28,20 +28,23 @@ export class RRF extends FusionRule {
 export class WeightedRRF extends FusionRule {
   fuse(request: FuseRequest): Scores {
     const k = nonNegativeNumber(request, 'rrf_k', DEFAULT_RRF_K);
-    return reciprocalRanks(request.rankings, k, rankingWeights(request));
+    return this.keep(reciprocalRanks(request, k, rankingWeights(request)));
   }
 }
 
 function reciprocalRanks(
-  rankings: readonly Scores[],
+  request: FuseRequest,
   k: number,
   weights: readonly number[] | undefined,
-): Scores {
-  const total = emptyScores();
+): FusedScores {
+  const { rankings } = request;
+  const keys = rankingKeys(request);
+  const total = new FusedScores();
   for (let index = 0; index < rankings.length; index++) {
     const weight = weights?.[index] ?? 1;
     // k = 0 with rank >= 1 never divides by zero. Ranks visited, not collected in a Map.
-    forEachRank(rankings[index]!, (id, rank) => addTo(total, id, weight / (k + rank)));
+    const add = (id: string, rank: number) => total.add(id, weight / (k + rank));
+    forEachRank(rankings[index]!, add, keys[index]);
   }
   return total;
 }

@@ -1,3 +1,5 @@
+import { SCORES_BEST_FIRST } from '../../core/envelope.js';
+
 /**
  * The JSON of a response body, with a `scores` map written best first. RoutIR's answers list
  * scores in rank order (Python dicts keep insertion order) and clients read the top k off the
@@ -15,8 +17,10 @@ export function serializeBody(payload: unknown): string {
     return JSON.stringify(payload);
   }
   // Engines usually fill their maps best first with ids that are not integer-like: then the
-  // map's own order is already right and JSON.stringify (much faster than the pieces below) keeps it.
-  if (isBestFirst(scores)) return JSON.stringify(payload);
+  // map's own order is already right and JSON.stringify (much faster than the pieces below) keeps
+  // it. A pipeline whose cut made the map so says so (no need to read it).
+  const marked = (payload as { [SCORES_BEST_FIRST]?: unknown })[SCORES_BEST_FIRST] === true;
+  if (marked || isBestFirst(scores)) return JSON.stringify(payload);
   const parts: string[] = [];
   for (const [key, value] of Object.entries(payload)) {
     const json = key === 'scores' ? rankedScores(scores) : JSON.stringify(value);

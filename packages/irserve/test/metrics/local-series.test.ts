@@ -1,0 +1,111 @@
+import { Counter, Histogram, Registry } from 'prom-client';
+import { describe, expect, it } from 'vitest';
+import { LocalCounter, LocalHistogram } from '../../src/metrics/local-series.js';
+
+const BOUNDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** A deterministic pseudo-random sequence. */
+function sequence(seed: number): () => number {
+  let state = seed;
+  return () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+}
+
+/** Both registries' text and JSON after the same events. */
+async function bothWays(record: (h: HistogramLike, c: CounterLike) => void) {
+  const theirs = new Registry();
+  const ours = new Registry();
+  const labelNames = ['service', 'role', 'outcome'];
+  record(
+    new Histogram({
+      name: 'h_seconds',
+      help: 'A "help" \\ text',
+      labelNames,
+      buckets: BOUNDS,
+      registers: [theirs],
+    }),
+    new Counter({ name: 'c_total', help: 'Counted.', labelNames, registers: [theirs] }),
+  );
+  record(
+    new LocalHistogram('h_seconds', 'A "help" \\ text', labelNames, BOUNDS, ours),
+    new LocalCounter('c_total', 'Counted.', labelNames, ours),
+  );
+  return {
+    theirs: { text: await theirs.metrics(), json: await theirs.getMetricsAsJSON() },
+    ours: { text: await ours.metrics(), json: await ours.getMetricsAsJSON() },
+  };
+}
+
+interface HistogramLike {
+  observe(labels: Record<string, string>, value: number): void;
+  reset(): void;
+}
+interface CounterLike {
+  inc(labels: Record<string, string>): void;
+}
+
+describe('LocalHistogram and LocalCounter', () => {
+  it("give prom-client's exposition and JSON for the same events", async () => {
+    const next = sequence(5);
+    const events = Array.from({ length: 3000 }, () => {
+      const pick = next();
+      // Values on the bounds, between them, above the last, zero and negative.
+      const value =
+        pick < 0.2
+          ? BOUNDS[Math.floor(next() * BOUNDS.length)]!
+          : pick < 0.25
+            ? 31 + next() * 100
+            : pick < 0.27
+              ? 0
+              : pick < 0.28
+                ? -next()
+                : next() ** 4 * 3;
+      const labels = {
+        service: ['bm25', 'dense', 'a "quoted"\nname'][Math.floor(next() * 3)]!,
+        role: next() < 0.5 ? 'search' : 'fuse',
+        outcome: next() < 0.9 ? 'ok' : 'error',
+      };
+      return { labels, value };
+    });
+    const { theirs, ours } = await bothWays((histogram, counter) => {
+      for (const { labels, value } of events) {
+        histogram.observe(labels, value);
+        counter.inc(labels);
+      }
+    });
+    expect(ours.text).toBe(theirs.text);
+    expect(ours.json).toEqual(theirs.json);
+  });
+
+  it('bound observers (series) record as observe does, and start again after a reset', async () => {
+    const theirs = new Registry();
+    const ours = new Registry();
+    const labelNames = ['service', 'role'];
+    const h = new Histogram({
+      name: 'b',
+      help: 'b',
+      labelNames,
+      buckets: [1, 2, 4],
+      registers: [theirs],
+    });
+    const local = new LocalHistogram('b', 'b', labelNames, [1, 2, 4], ours);
+    const bound = local.series({ service: 's', role: 'search' });
+    // Nothing recorded: no series (binding one creates none).
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+    for (const size of [1, 3, 8, 2]) {
+      h.observe({ service: 's', role: 'search' }, size);
+      bound(size);
+    }
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+    h.reset();
+    local.reset();
+    h.observe({ service: 's', role: 'search' }, 5);
+    bound(5);
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+  });
+
+  it('refuses a value that is not a finite number, as prom-client does', () => {
+    const local = new LocalHistogram('x', 'x', ['service'], [1], new Registry());
+    expect(() => local.observe({ service: 's' }, NaN)).toThrow(TypeError);
+    expect(() => local.series({ service: 's' })(Infinity)).toThrow(/not a valid number/);
+  });
+});
