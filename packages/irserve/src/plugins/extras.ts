@@ -65,7 +65,7 @@ async function readExtra(packageDir: string): Promise<ExtraPackage | undefined> 
     name: manifest.name,
     version: typeof manifest.version === 'string' ? manifest.version : '0.0.0',
     enginesModule: resolve(await realpath(packageDir), engines),
-    ...(declared ? { engineNames: names as string[] } : {}),
+    ...(declared ? { engineNames: names } : {}),
   };
 }
 
