@@ -4,13 +4,19 @@
 //
 //   npm run build && node bench/onnx.mjs [--words 16] [--texts 256] [--threads 2]
 //       [--layers 6] [--dim 384] [--requests 256] [--model <folder>]
+//       [--device cpu|webgpu|cuda|auto] [--warmup-passes 0]
 //
 // 1. TextEncoder.embed at batch 1, 8 and 32: embeddings/s, and the share of wall time spent
 //    outside session.run (tokenization, tensors, pooling): irserve's own work.
 // 2. /search of a Dense service with the local encoder over a Flat index, through the batching
 //    processor with batch_size 1 and 32, the same concurrent requests (all distinct, no cache):
 //    queries/s side by side.
-// --model uses an exported folder of yours instead of the generated one.
+// --model uses an exported folder of yours instead of the generated one. --device is the
+// `device` of @irserve/onnx's session options and of Dense's `encoder` (absent: as a config
+// without it, the IRSERVE_ONNX_DEVICE variable else the CPU). --warmup-passes N runs N untimed
+// passes over the texts at each batch size and N untimed rounds of other queries through each
+// /search processor first: a GPU provider compiles its kernels for each new input shape, which a
+// server long past its start has done.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,6 +33,8 @@ const { values } = parseArgs({
     layers: { type: 'string', default: '6' },
     dim: { type: 'string', default: '384' },
     model: { type: 'string' },
+    device: { type: 'string' },
+    'warmup-passes': { type: 'string', default: '0' },
   },
 });
 const root = new URL('../', import.meta.url);
@@ -36,6 +44,19 @@ const { saveIndex, trainAndAdd } = await import(
   new URL('packages/dense/dist/vector-index/index.js', root).href
 );
 const { createApp } = await import(new URL('packages/irserve/dist/index.js', root).href);
+
+if (values.device !== undefined && !onnx.ONNX_DEVICES.includes(values.device))
+  throw new Error(
+    `--device must be one of ${onnx.ONNX_DEVICES.join(', ')}, got "${values.device}"`,
+  );
+const WARMUP_PASSES = Number(values['warmup-passes']);
+if (!Number.isInteger(WARMUP_PASSES) || WARMUP_PASSES < 0)
+  throw new Error(`--warmup-passes must be a whole number >= 0, got "${values['warmup-passes']}"`);
+/** Session options of every session the bench opens: threads, and the device when given. */
+const sessionSettings = {
+  intra_op_threads: Number(values.threads),
+  ...(values.device ? { device: values.device } : {}),
+};
 
 const WORDS = (
   'the quick brown fox jump over lazy dog hello world search engine rank re cat a is what ' +
@@ -77,14 +98,14 @@ async function encoderRows(folder, inputs) {
   const pool = new onnx.SessionPool();
   const rows = [];
   for (const batch of [1, 8, 32]) {
-    const encoder = new onnx.TextEncoder(
-      await pool.acquire(folder, { intra_op_threads: Number(values.threads) }),
-      {
-        batchSize: batch,
-        maxLength: 512,
-      },
-    );
+    const encoder = new onnx.TextEncoder(await pool.acquire(folder, sessionSettings), {
+      batchSize: batch,
+      maxLength: 512,
+    });
     await encoder.embed(inputs.slice(0, batch)); // warm-up
+    for (let pass = 0; pass < WARMUP_PASSES; pass++)
+      for (let i = 0; i < inputs.length; i += batch)
+        await encoder.embed(inputs.slice(i, i + batch));
     const timings = { sessionMs: 0, totalMs: 0 };
     for (let i = 0; i < inputs.length; i += batch)
       await encoder.embed(inputs.slice(i, i + batch), timings);
@@ -108,7 +129,7 @@ async function searchRows(folder, dir, queries, dim) {
     Array.from({ length: n }, (_, i) => `d${i}`),
     indexDir,
   );
-  const encoder = { model_path: folder, intra_op_threads: Number(values.threads), batch_size: 32 };
+  const encoder = { model_path: folder, ...sessionSettings, batch_size: 32 };
   const service = (name, batch) => ({
     name,
     engine: 'Dense',
@@ -129,22 +150,25 @@ async function searchRows(folder, dir, queries, dim) {
     },
   );
   await app.start();
-  const rows = [];
-  for (const name of ['b1', 'b32']) {
-    const started = performance.now();
+  const searchAll = async (name, prefix) => {
     const replies = await Promise.all(
       queries.map((query) =>
         app.http.inject({
           method: 'POST',
           url: '/search',
-          payload: { service: name, query: `${name} ${query}`, limit: 10 },
+          payload: { service: name, query: `${prefix} ${query}`, limit: 10 },
         }),
       ),
     );
-    const seconds = (performance.now() - started) / 1000;
     if (replies.some((r) => r.statusCode !== 200))
       throw new Error(`a /search failed: ${replies.find((r) => r.statusCode !== 200).body}`);
-    rows.push({ name, perSecond: queries.length / seconds });
+  };
+  const rows = [];
+  for (const name of ['b1', 'b32']) {
+    for (let pass = 0; pass < WARMUP_PASSES; pass++) await searchAll(name, `warm${pass} ${name}`);
+    const started = performance.now();
+    await searchAll(name, name);
+    rows.push({ name, perSecond: queries.length / ((performance.now() - started) / 1000) });
   }
   await app.close();
   return rows;
@@ -154,7 +178,9 @@ const dir = await mkdtemp(join(tmpdir(), 'irserve-bench-onnx-'));
 try {
   const folder = values.model ?? join(dir, 'model');
   if (!values.model) generateModel(folder);
-  const probe = new onnx.TextEncoder(await new onnx.SessionPool().acquire(folder));
+  const probeLease = await new onnx.SessionPool().acquire(folder, sessionSettings);
+  const { device, providers, skipped } = probeLease.session.device;
+  const probe = new onnx.TextEncoder(probeLease);
   const [sample] = await probe.embed(['warm']);
   const dim = sample.length;
   const tokenizer = onnx.TextTokenizer.fromFolder(await onnx.loadModelFolder(folder));
@@ -164,7 +190,7 @@ try {
     inputs.reduce((sum, t) => sum + tokenizer.encode(t, { maxLength: 512 }).ids.length, 0) /
     inputs.length;
   console.log(
-    `model: ${values.model ?? `generated ${values.layers} layers x ${values.dim}`}, dim ${dim}, ${inputs.length} texts of ${meanTokens.toFixed(1)} tokens on average, intra_op_threads ${values.threads}\n`,
+    `model: ${values.model ?? `generated ${values.layers} layers x ${values.dim}`}, dim ${dim}, ${inputs.length} texts of ${meanTokens.toFixed(1)} tokens on average, intra_op_threads ${values.threads}, device ${values.device ?? '(not set)'}: runs on ${device === 'custom' ? providers.join(', ') : device}${skipped.length ? ` (passed over: ${skipped.join('; ')})` : ''}${WARMUP_PASSES ? `, ${WARMUP_PASSES} warm-up passes` : ''}\n`,
   );
   const rows = await encoderRows(folder, inputs);
   console.log('| batch | embeddings/s | ms per batch | outside session.run | vs batch 1 |');
