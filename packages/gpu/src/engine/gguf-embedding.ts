@@ -3,7 +3,6 @@
  * on llama.cpp. Queries are embedded by a GGUF model (Qwen3-Embedding, bge-m3, ...) on CUDA,
  * Vulkan or the CPU and searched in a vector index exactly as `Dense` does.
  */
-import { resolve } from 'node:path';
 import { Dense, type Embedder } from '@irserve/dense';
 import type { EngineInit } from 'irserve/plugin';
 import { GgufModelPool, type GgufLease } from '../llama/model-pool.js';
@@ -15,6 +14,7 @@ import {
   type GgufEmbeddingConfig,
 } from './embedding-config.js';
 import { runtimeHealth } from './health.js';
+import { modelRequest } from './model-config.js';
 
 /** The lease of the loaded model, filled when Dense opens its embedder. */
 interface LeaseHolder {
@@ -50,14 +50,7 @@ async function openEmbedder(
   holder: LeaseHolder,
 ): Promise<Embedder> {
   const lease = await GgufModelPool.of(init.context).acquire(
-    {
-      path: resolve(init.context.configDir, (gguf.model_path ?? gguf.model_name_or_path)!),
-      role: 'embedding',
-      device: gguf.device,
-      gpuLayers: gguf.gpu_layers,
-      gpuAssignment: gguf.gpu_assignment,
-      threads: gguf.llama_threads,
-    },
+    modelRequest(gguf, init.context.configDir, 'embedding'),
     init.context.logger,
   );
   holder.lease = lease;

@@ -5,12 +5,12 @@
  * released on close come from the in-process rerankers' base (`@irserve/onnx/leased-reranker`,
  * which loads no ONNX Runtime).
  */
-import { resolve } from 'node:path';
 import { LeasedReranker } from '@irserve/onnx/leased-reranker';
 import type { EngineInit } from 'irserve/plugin';
 import { GgufModelPool, type GgufLease } from '../llama/model-pool.js';
 import { ggufRanker, type GgufRanker } from './gguf-ranker.js';
 import { runtimeHealth } from './health.js';
+import { modelRequest } from './model-config.js';
 import {
   ggufRerankerConfigSchema,
   llamaTemplate,
@@ -57,14 +57,7 @@ export class GgufReranker extends LeasedReranker<Ready> {
   protected async load(): Promise<Ready> {
     const s = this.settings;
     const lease = await GgufModelPool.of(this.context).acquire(
-      {
-        path: resolve(this.context.configDir, (s.model_path ?? s.model_name_or_path)!),
-        role: 'ranking',
-        device: s.device,
-        gpuLayers: s.gpu_layers,
-        gpuAssignment: s.gpu_assignment,
-        threads: s.llama_threads,
-      },
+      modelRequest(s, this.context.configDir, 'ranking'),
       this.context.logger,
     );
     try {

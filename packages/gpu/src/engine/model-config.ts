@@ -2,8 +2,11 @@
  * The config fields every GGUF engine shares: the model file and where it runs. RoutIR's
  * `model_name_or_path` is accepted as an alias of `model_path`.
  */
+import { resolve } from 'node:path';
 import { z } from 'irserve/plugin';
 import { llamaDeviceSchema } from '../llama/device.js';
+import type { ModelRequest } from '../llama/model-pool.js';
+import type { ModelRole } from '../llama/model-kind.js';
 
 export const ggufModelFields = {
   model_path: z
@@ -79,4 +82,28 @@ export function checkModelPath(
       path: ['model_path'],
       message: 'give the GGUF file as model_path (or its alias model_name_or_path), once',
     });
+}
+
+/** The model fields of a parsed GGUF engine config. */
+type GgufModelSettings = z.output<z.ZodObject<typeof ggufModelFields>>;
+
+/**
+ * What the model pool is asked for by an engine with these settings: the file (relative to
+ * `configDir`) in `role`, on the configured device, layers, GPU and threads.
+ *
+ * @example await pool.acquire(modelRequest(settings, context.configDir, 'ranking'), logger)
+ */
+export function modelRequest(
+  settings: GgufModelSettings,
+  configDir: string,
+  role: ModelRole,
+): ModelRequest {
+  return {
+    path: resolve(configDir, (settings.model_path ?? settings.model_name_or_path)!),
+    role,
+    device: settings.device,
+    gpuLayers: settings.gpu_layers,
+    gpuAssignment: settings.gpu_assignment,
+    threads: settings.llama_threads,
+  };
 }
