@@ -300,12 +300,7 @@ try {
   const index = await started.loaded;
   const loadSeconds = (performance.now() - opening) / 1000;
   const { manifest, head } = started;
-  const postings = new FilePostings(
-    join(dir, 'index'),
-    { passages: 'inverted.passages.u32', impacts: `inverted.impacts.${manifest.impactType}` },
-    head.invertedOffsets,
-    manifest.impactType === 'f32',
-  );
+  const postings = new FilePostings(join(dir, 'index'), manifest, head.invertedOffsets);
   const bmpStarted = performance.now();
   const bmp = bmpScratch(index, {
     blockSize: Number(values.bmp_block),

@@ -4,20 +4,9 @@
  * for `bmp` and `auto`, the strategy with its bounds. Every stage returns the same results.
  */
 import { FilePostings } from '../index/file-postings.js';
-import { arrayFileName, ARRAY_FILES } from '../index/files.js';
 import type { OpeningSparseIndex } from '../index/open-index.js';
 import { fileExhaustiveSearch, fileSearchScratch } from '../search/file-exhaustive.js';
 import { preparedSearch, type BoundSearch, type SearchStrategy } from './strategies.js';
-
-/** The files `FilePostings` reads: the inverted lists' passages and impacts. */
-function invertedFiles(opening: OpeningSparseIndex) {
-  const name = (field: string) =>
-    arrayFileName(
-      ARRAY_FILES.find((file) => file.field === field)!,
-      opening.manifest.impactType,
-    );
-  return { passages: name('invertedPassages'), impacts: name('invertedImpacts') };
-}
 
 /**
  * A search that answers at once from the files of `dir`, and `prepared`, which settles when
@@ -32,12 +21,7 @@ export function loadingSearch(
   signal?: AbortSignal,
 ): { search: BoundSearch; prepared: Promise<void> } {
   const { head, manifest } = opening;
-  const postings = new FilePostings(
-    dir,
-    invertedFiles(opening),
-    head.invertedOffsets,
-    manifest.impactType === 'f32',
-  );
+  const postings = new FilePostings(dir, manifest, head.invertedOffsets);
   const scratch = fileSearchScratch(head);
   let current: BoundSearch = (query, options) =>
     fileExhaustiveSearch(postings, query, options, scratch);

@@ -6,6 +6,8 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { ARRAY_FILES, arrayFileName } from './files.js';
+import type { SparseManifest } from './manifest.js';
 import type { Impacts } from './types.js';
 
 /** One term's postings: passages ascending and their impacts, valid until the next read. */
@@ -24,20 +26,20 @@ export class FilePostings {
   #impacts: Impacts = new Uint16Array(0);
 
   /**
-   * Opens the two files of the inverted lists in `dir`; `offsets` are the lists' bounds
-   * (`inverted.offsets.u32`), `float` whether impacts are float32 (else uint16).
+   * Opens the two files of the inverted lists of the index in `dir` (as `manifest` names them);
+   * `offsets` are the lists' bounds (`inverted.offsets.u32`).
    */
-  constructor(
-    dir: string,
-    files: { passages: string; impacts: string },
-    offsets: Uint32Array,
-    float: boolean,
-  ) {
+  constructor(dir: string, manifest: SparseManifest, offsets: Uint32Array) {
     this.#offsets = offsets;
-    this.#float = float;
-    this.#passagesFd = openSync(join(dir, files.passages), 'r');
+    this.#float = manifest.impactType === 'f32';
+    const name = (field: string) =>
+      arrayFileName(
+        ARRAY_FILES.find((file) => file.field === field)!,
+        manifest.impactType,
+      );
+    this.#passagesFd = openSync(join(dir, name('invertedPassages')), 'r');
     try {
-      this.#impactsFd = openSync(join(dir, files.impacts), 'r');
+      this.#impactsFd = openSync(join(dir, name('invertedImpacts')), 'r');
     } catch (error) {
       closeSync(this.#passagesFd);
       throw error;

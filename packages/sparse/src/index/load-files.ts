@@ -9,6 +9,17 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { FileEntry } from './manifest.js';
 
+/**
+ * The error for an index file that cannot be opened or read, naming it and the reason.
+ *
+ * @example await readFile(path).catch(cannotRead(dir, 'terms.json'))
+ */
+export function cannotRead(dir: string, name: string): (error: NodeJS.ErrnoException) => never {
+  return (error) => {
+    throw new Error(`${dir}: cannot read ${name} (${error.code ?? error.message})`);
+  };
+}
+
 /** Bytes read between two checks of the signal: about 5-10 ms of checksum work. */
 const SLICE_BYTES = 16 * 1024 * 1024;
 
@@ -31,9 +42,7 @@ export async function loadFile(
   { signal, sliceBytes = SLICE_BYTES }: LoadOptions = {},
 ): Promise<Uint8Array> {
   signal?.throwIfAborted();
-  const handle = await open(join(dir, name)).catch((error: NodeJS.ErrnoException) => {
-    throw new Error(`${dir}: cannot read ${name} (${error.code ?? error.message})`);
-  });
+  const handle = await open(join(dir, name)).catch(cannotRead(dir, name));
   const data = new Uint8Array(entry.bytes);
   const readAt = (at: number) =>
     handle.read(data, at, Math.min(sliceBytes, entry.bytes - at), at).then((r) => r.bytesRead);

@@ -11,7 +11,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ARRAY_FILES, STRING_FILES, arrayFileName, arrayFilesOf, elementBytes } from './files.js';
 import { idListOf, parseStringArray } from './id-table.js';
-import { loadFile, type LoadOptions } from './load-files.js';
+import { cannotRead, loadFile, type LoadOptions } from './load-files.js';
 import { MANIFEST_FILE, parseManifest, type SparseManifest } from './manifest.js';
 import { checkHeadShape, checkShape } from './index-shape.js';
 import { verifyChecksums, type ReadFile } from './verify-checksums.js';
@@ -59,17 +59,17 @@ export async function startOpeningSparseIndex(
   await checkSizes(dir, manifest);
   const headFiles: ReadFile[] = [];
   const read = async (name: string) => {
-    const data = await readFile(join(dir, name)).catch((error: NodeJS.ErrnoException) => {
-      throw new Error(`${dir}: cannot read ${name} (${error.code ?? error.message})`);
-    });
+    const data = await readFile(join(dir, name)).catch(cannotRead(dir, name));
     checkSize(dir, name, data.byteLength, manifest);
     headFiles.push({ name, data, crc32: manifest.files[name]!.crc32 });
     return data;
   };
-  const [invertedOffsets, passageDocs] = await Promise.all(
-    ['invertedOffsets', 'passageDocs'].map(async (field) => {
-      const file = ARRAY_FILES.find((f) => f.field === field)!;
-      return typedView(await read(arrayFileName(file, manifest.impactType)), 4, false);
+  // The arrays marked `head` in files.ts: u32 offsets and the passage-to-document map.
+  const headArrays: Record<string, Uint32Array> = {};
+  await Promise.all(
+    ARRAY_FILES.filter((file) => file.head).map(async (file) => {
+      const data = await read(arrayFileName(file, manifest.impactType));
+      headArrays[file.field] = typedView(data, 4, false) as Uint32Array;
     }),
   );
   const terms = parseStringArray(
@@ -82,13 +82,13 @@ export async function startOpeningSparseIndex(
     quantization: manifest.quantization,
     terms,
     documentIds,
-    passageDocs: passageDocs as Uint32Array,
-    invertedOffsets: invertedOffsets as Uint32Array,
+    passageDocs: headArrays.passageDocs!,
+    invertedOffsets: headArrays.invertedOffsets!,
     passages: manifest.passages,
     blockSize: manifest.blockSize,
   };
   checkHeadShape(head, manifest, dir);
-  const loaded = loadRest(dir, manifest, head, headFiles, options);
+  const loaded = loadRest(dir, manifest, { head, arrays: headArrays, files: headFiles }, options);
   loaded.catch(() => undefined); // whoever opened may never ask; a failure is theirs to see
   return { head, manifest, loaded };
 }
@@ -123,9 +123,7 @@ async function checkSizes(dir: string, manifest: SparseManifest): Promise<void> 
     if (!manifest.files[name]) throw new Error(`${dir}: ${MANIFEST_FILE} does not list ${name}`);
   await Promise.all(
     names.map(async (name) => {
-      const info = await stat(join(dir, name)).catch((error: NodeJS.ErrnoException) => {
-        throw new Error(`${dir}: cannot read ${name} (${error.code ?? error.message})`);
-      });
+      const info = await stat(join(dir, name)).catch(cannotRead(dir, name));
       checkSize(dir, name, info.size, manifest);
     }),
   );
@@ -157,18 +155,18 @@ async function readIds(
   return idListOf(json, count, offsets as Uint32Array | undefined, `${dir}: ${file.name}`);
 }
 
-/** The posting lists, forward index and block lists, then the passage ids, then the checks. */
+/**
+ * The posting lists, forward index and block lists, then the passage ids, then the checks of
+ * what was `read` before serving (the head, its arrays and files).
+ */
 async function loadRest(
   dir: string,
   manifest: SparseManifest,
-  head: SparseIndexHead,
-  headFiles: ReadFile[],
+  read: { head: SparseIndexHead; arrays: Record<string, Uint32Array>; files: ReadFile[] },
   options: LoadOptions,
 ): Promise<SparseIndexData> {
-  const arrays: Record<string, Uint32Array | Uint16Array | Float32Array> = {
-    invertedOffsets: head.invertedOffsets,
-    passageDocs: head.passageDocs,
-  };
+  const { head } = read;
+  const arrays: Record<string, Uint32Array | Uint16Array | Float32Array> = { ...read.arrays };
   for (const file of arrayFilesOf(manifest.impactSlice !== undefined)) {
     if (file.head) continue;
     const name = arrayFileName(file, manifest.impactType);
@@ -186,7 +184,7 @@ async function loadRest(
     return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   };
   const passageIds = await readIds(dir, 'passageIds', manifest.passages, manifest, load);
-  await verifyChecksums(dir, headFiles, true, options);
+  await verifyChecksums(dir, read.files, true, options);
   const index = {
     ...arrays,
     terms: head.terms,

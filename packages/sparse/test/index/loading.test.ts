@@ -40,15 +40,7 @@ describe('a sparse index that serves while it loads', () => {
       const { dir, queries } = await written(`q${quantization}`, quantization);
       const opening = await startOpeningSparseIndex(dir);
       const { head, manifest } = opening;
-      const postings = new FilePostings(
-        dir,
-        {
-          passages: 'inverted.passages.u32',
-          impacts: `inverted.impacts.${manifest.impactType}`,
-        },
-        head.invertedOffsets,
-        quantization === 0,
-      );
+      const postings = new FilePostings(dir, manifest, head.invertedOffsets);
       const index = await opening.loaded;
       const lookup = new Map(head.terms.map((term, id) => [term, id]));
       const fromMemory = exhaustiveScratch(index);
