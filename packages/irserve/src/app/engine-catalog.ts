@@ -35,7 +35,9 @@ export async function buildEngineTypes(sources: EngineTypeSources): Promise<Engi
     if (sources.wanted === undefined || sources.wanted.includes(name)) types.register(await load());
     else types.reserve(name);
   }
-  if (sources.discoverExtras && needsExtras(sources)) await registerExtras(types, sources);
+  const unresolved = unresolvedNames(sources);
+  if (sources.discoverExtras && (unresolved === undefined || unresolved.size > 0))
+    await registerExtras(types, sources, unresolved);
   if (sources.fileImports.length > 0) {
     const { loadPluginFile } = await import('../plugins/file-imports.js');
     for (const path of sources.fileImports) {
@@ -60,14 +62,13 @@ function unresolvedNames(sources: EngineTypeSources): Set<string> | undefined {
   );
 }
 
-function needsExtras(sources: EngineTypeSources): boolean {
-  const names = unresolvedNames(sources);
-  return names === undefined || names.size > 0;
-}
-
-async function registerExtras(types: EngineTypes, sources: EngineTypeSources): Promise<void> {
+/** Registers the installed extras that may define one of `names` (every one when undefined). */
+async function registerExtras(
+  types: EngineTypes,
+  sources: EngineTypeSources,
+  names: ReadonlySet<string> | undefined,
+): Promise<void> {
   const { findExtras, loadExtra } = await import('../plugins/extras.js');
-  const names = unresolvedNames(sources);
   for (const extra of await findExtras(sources.baseDir)) {
     const log = { extra: extra.name, version: extra.version };
     if (names && extra.engineNames && !extra.engineNames.some((name) => names.has(name))) {
