@@ -1,12 +1,7 @@
 import type { Scores } from '../engines/contract.js';
+import { emptyScores, mayBeIntegerKey } from '../engines/fusion/rankings.js';
 
-/**
- * An empty score map without a prototype, so a document id such as `__proto__` is stored like
- * any other id instead of being swallowed by `Object.prototype`.
- */
-export function emptyScores(): Scores {
-  return Object.create(null) as Scores;
-}
+export { emptyScores };
 
 /**
  * The top `n` documents of a ranking (`%N`); the ranking itself when `n` is undefined or it has
@@ -58,8 +53,7 @@ export function cutRanking(
     const score = values[at]!; // the score as read (a double: the same number)
     out[id] = score;
     kept[i] = id;
-    const first = id.charCodeAt(0);
-    if (first >= 48 && first <= 57) inOrder = false;
+    if (mayBeIntegerKey(id)) inOrder = false;
     if (score !== score) numbers = false; // NaN, which no checked result holds
   }
   return inOrder

@@ -98,9 +98,7 @@ export class FusedScores {
     const now = this.scores[id];
     if (now === undefined) {
       this.#ids.push(id);
-      // An id that begins with a digit may be integer-like; any other never is.
-      const first = id.charCodeAt(0);
-      if (first >= 48 && first <= 57) this.#inOrder = false;
+      if (mayBeIntegerKey(id)) this.#inOrder = false;
     }
     this.scores[id] = (now ?? 0) + value;
   }
@@ -109,6 +107,17 @@ export class FusedScores {
   get keys(): readonly string[] | undefined {
     return this.#inOrder ? this.#ids : undefined;
   }
+}
+
+/**
+ * Whether `id` may be an integer-like key (`"51"`), which an object enumerates before the others
+ * whatever the insertion order: an id that begins with a digit may be; any other never is.
+ *
+ * @example mayBeIntegerKey('184') // true; mayBeIntegerKey('D184') // false
+ */
+export function mayBeIntegerKey(id: string): boolean {
+  const first = id.charCodeAt(0);
+  return first >= 48 && first <= 57;
 }
 
 /** Adds `value` to `id` in `total` (a document absent so far starts at 0). */
