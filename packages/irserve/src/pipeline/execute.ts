@@ -4,7 +4,7 @@ import type { BoundGroup, BoundRerank, BoundSearch, BoundSeq, BoundStage } from 
 import type { PassageSource } from './content-fetcher.js';
 import type { StageRole } from './plan.js';
 import { RANKING_KEYS } from '../engines/fusion/rankings.js';
-import { cutRanking, emptyScores, zipScores } from './scores.js';
+import { cutRanking, emptyScores, zipScores, type Ranking } from './scores.js';
 import type { Trace } from './trace.js';
 
 /** What one pipeline run shares across its stages. */
@@ -17,12 +17,7 @@ export interface RunContext {
 }
 
 /** What a stage or sequence hands on. */
-export interface Flow {
-  readonly scores: Scores;
-  /** The keys of `scores` in `Object.keys` order when a check or cut read them; else undefined. */
-  readonly keys: readonly string[] | undefined;
-  /** True when the order of `scores`'s keys is known to be best first (see `Ranking`). */
-  readonly ranked: boolean;
+export interface Flow extends Ranking {
   /** Sub-queries of the expanders that ran, in plan order. */
   readonly expanded: readonly string[];
 }
