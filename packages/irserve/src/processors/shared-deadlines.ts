@@ -1,16 +1,12 @@
-import type { IrserveError } from '../errors.js';
 import { deadlineSignal, timeoutError, type DeadlineSignal } from './deadline.js';
 
 /** One signal shared by the calls of a request with the same deadline and parent. */
 interface Entry {
   readonly deadline: number;
   readonly parent: AbortSignal | undefined;
-  readonly controller: AbortController;
-  /** What the controller aborted with when its deadline passed (not a parent's reason). */
-  timeout: IrserveError | undefined;
+  /** A plain deadline signal (its timer, and its listener on the parent). */
+  readonly shared: DeadlineSignal;
   users: number;
-  /** Clears the timer and the listener on the parent. */
-  release: () => void;
 }
 
 /**
@@ -43,53 +39,42 @@ export class SharedDeadlines {
     entry.users++;
     let disposed = false;
     return {
-      signal: entry.controller.signal,
+      signal: entry.shared.signal,
       dispose: () => {
         if (disposed) return;
         disposed = true;
         if (--entry.users > 0) return;
-        entry.release();
+        entry.shared.dispose();
         this.#entries.splice(this.#entries.indexOf(entry), 1);
       },
-      ownError: (error) =>
-        entry.timeout !== undefined && error === entry.timeout ? timeoutError(what) : error,
+      ownError: (error) => (timedOut(entry, error) ? timeoutError(what) : error),
     };
   }
 
   #find(deadline: number, parent: AbortSignal | undefined): Entry | undefined {
     for (const entry of this.#entries) {
-      if (
-        entry.deadline === deadline &&
-        entry.parent === parent &&
-        !entry.controller.signal.aborted
-      )
+      if (entry.deadline === deadline && entry.parent === parent && !entry.shared.signal?.aborted)
         return entry;
     }
     return undefined;
   }
 
   #open(deadline: number, parent: AbortSignal | undefined, what: string): Entry {
-    const controller = new AbortController();
-    const onParentAbort = () => controller.abort(parent?.reason);
-    const timer = setTimeout(() => {
-      entry.timeout = timeoutError(what);
-      controller.abort(entry.timeout);
-    }, deadline - Date.now());
-    parent?.addEventListener('abort', onParentAbort, { once: true });
     const entry: Entry = {
       deadline,
       parent,
-      controller,
-      timeout: undefined,
+      shared: deadlineSignal(deadline, parent, what),
       users: 0,
-      release: () => {
-        clearTimeout(timer);
-        parent?.removeEventListener('abort', onParentAbort);
-      },
     };
     this.#entries.push(entry);
     return entry;
   }
+}
+
+/** Whether `error` is the shared signal's own timeout (not a reason its parent aborted with). */
+function timedOut(entry: Entry, error: unknown): boolean {
+  const signal = entry.shared.signal;
+  return signal?.aborted === true && error === signal.reason && error !== entry.parent?.reason;
 }
 
 /** A deadline signal of `SharedDeadlines`. */
