@@ -115,7 +115,7 @@ async function roleServer(dir) {
     },
     cache: 0,
   });
-  const { content, catalog } = createCollections([config], {
+  const { content, catalog } = await createCollections([config], {
     logger: await silentLogger(),
     cacheDir: dir,
     interactive: false,

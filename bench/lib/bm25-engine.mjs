@@ -26,7 +26,7 @@ export async function bm25Over({ corpus, idField = 'id', dir, logger }) {
       },
     },
   });
-  const { catalog } = createCollections([collection], {
+  const { catalog } = await createCollections([collection], {
     logger,
     cacheDir: dir,
     interactive: false,
