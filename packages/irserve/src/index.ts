@@ -29,6 +29,7 @@ export {
 } from './util/progress.js';
 export { findExtras, loadExtra, type ExtraPackage } from './plugins/extras.js';
 export { startModuleWorker } from './util/module-worker.js';
+export { tuneV8ForServing } from './util/v8-tuning.js';
 export { ApiHttpClient, type ApiHttpOptions } from './engines/apis/api-http.js';
 export {
   OpenAIEmbeddingsClient,

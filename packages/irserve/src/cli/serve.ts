@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import { createApp } from '../app.js';
 import { loadConfigFile } from '../config/load.js';
+import { tuneV8ForServing } from '../util/v8-tuning.js';
 import { isLoopback, resolveApiKey } from './api-key.js';
 import { createCliLogger } from './logger.js';
 import { UsageError } from './usage-error.js';
@@ -75,6 +76,8 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     );
   }
   const { config, configDir } = await loadConfigFile(positionals[0]!);
+  if (tuneV8ForServing(env, process.execArgv))
+    logger.debug('V8 allocation-site pretenuring off (IRSERVE_V8_PRETENURING=on keeps it)');
   const app = await createApp(config, {
     logger,
     configDir,
