@@ -1,4 +1,4 @@
-import type { Scores } from '../engines/contract.js';
+import type { FuseRequest, Scores } from '../engines/contract.js';
 import type { CallOptions } from '../registry/types.js';
 import type { BoundGroup, BoundRerank, BoundSearch, BoundSeq, BoundStage } from './bound.js';
 import type { PassageSource } from './content-fetcher.js';
@@ -118,13 +118,17 @@ async function runGroup(
   // An expander that finds no sub-query leaves the query itself, rather than fusing nothing.
   const queries = subQueries && subQueries.length > 0 ? subQueries : [query];
   const flows = await Promise.all(
-    group.branches.flatMap((branch) => queries.map((q) => runSeq(branch, q, input, context))),
+    queries.length === 1
+      ? group.branches.map((branch) => runSeq(branch, queries[0]!, input, context))
+      : group.branches.flatMap((branch) => queries.map((q) => runSeq(branch, q, input, context))),
   );
   const started = performance.now();
   const rankings = flows.map((flow) => flow.scores);
   const { merger } = group;
+  const request: FuseRequest = { ...merger.fields, query, rankings };
   // The rankings' keys go along (not sent anywhere): the built-in rules need not read them again.
-  const request = { ...merger.fields, query, rankings, [RANKING_KEYS]: flows.map(keysOf) };
+  // Set apart from the literal: a computed key there sends V8 to its slow object creation.
+  (request as { [RANKING_KEYS]?: unknown })[RANKING_KEYS] = flows.map(keysOf);
   const result = await merger.service.call(request, context.options);
   const checked = merger.service.checkedKeys?.(result.value);
   const { scores, keys, ranked } = cutRanking(result.value, merger.cut, checked);

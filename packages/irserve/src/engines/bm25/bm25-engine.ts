@@ -4,6 +4,7 @@
  * `score` role that scores passages with the collection's statistics. See docs/bm25.md.
  */
 import { isAbsolute, join, resolve } from 'node:path';
+import { setImmediate as afterPendingIo } from 'node:timers/promises';
 import type { TextView } from '../../collections/types.js';
 import { badRequest, IrserveError } from '../../errors.js';
 import {
@@ -152,6 +153,10 @@ export class BM25 extends BaseEngine {
 
   async searchBatch(requests: SearchRequest[]): Promise<Scores[]> {
     const ready = await this.#open();
+    // Scoring runs on the event loop. The stages dispatched beside this one in the same turn (a
+    // back-end engine or a remote API in `{bm25, backend}RRF`) send their requests first, so
+    // that their round trips overlap this work instead of starting after it.
+    await afterPendingIo();
     return requests.map((request) => this.#search(ready, request));
   }
 
