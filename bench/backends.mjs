@@ -1,6 +1,7 @@
 // irserve in front of a back-end engine, against calling the engine directly, side by side:
 //
 //   npm run build && node bench/backends.mjs [--docs 5000] [--queries 400] [--concurrency 8] [--rounds 3]
+//     [--latency_rounds 1] [--v8 irserve|node]
 //     [--only instant,postgresql,sphinx,redis] [--pin auto|off|BENCH_CPUS/SERVER_CPUS]
 //     [--sides direct,search,http,clientFusion,pipeline]
 //
@@ -13,7 +14,9 @@
 // irserve's own cost alone. Like with like: the direct side sends the very statement the
 // engine builds (its own SQL builder, same result depth) on a pool with the engine's settings
 // and size, with the same queries and concurrency; every side is warmed up first, and the
-// sides take turns every 50 queries so that a change of machine load hits them alike. Then
+// sides take turns every 50 queries, in a new order each turn, so that a change of machine
+// load (or the garbage of the side before) hits them alike. Then a pass with one request in
+// flight gives the latency each side adds with no queue before it. Then
 // cache-hit throughput of a Redis Cluster (3 masters) against a single Redis. Every server is
 // started here on loopback and stopped at the end.
 //
@@ -40,15 +43,19 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '400' },
     concurrency: { type: 'string', default: '8' },
     rounds: { type: 'string', default: '3' },
+    latency_rounds: { type: 'string', default: '1' },
     only: { type: 'string', default: 'instant,postgresql,sphinx,redis' },
     pin: { type: 'string', default: 'auto' },
     sides: { type: 'string', default: 'direct,search,http,clientFusion,pipeline' },
+    v8: { type: 'string', default: 'irserve' },
   },
 });
 const DOCS = Number(values.docs);
 const QUERIES = Number(values.queries);
 const CONCURRENCY = Number(values.concurrency);
 const ROUNDS = Number(values.rounds);
+/** Rounds of the pass with one request in flight (0: none). */
+const LATENCY_ROUNDS = Number(values.latency_rounds);
 const LIMIT = 100;
 const ONLY = new Set(values.only.split(','));
 /** The sides measured (all by default; fewer for a profile of one of them). */
@@ -90,7 +97,12 @@ const spawnServer = (command, args, options) =>
     ? spawn('taskset', ['-c', PIN.server, command, ...args], options)
     : spawn(command, args, options);
 
-const { createApp } = await import('../packages/irserve/dist/index.js');
+const { createApp, tuneV8ForServing } = await import('../packages/irserve/dist/index.js');
+// irserve runs in this process: give it the V8 settings the `irserve` command gives a server
+// (every side alike, the direct ones included); `--v8 node` keeps Node's defaults.
+if (values.v8 !== 'irserve' && values.v8 !== 'node')
+  throw new Error(`--v8: expected irserve or node, got "${values.v8}"`);
+const V8_TUNED = values.v8 === 'irserve' && tuneV8ForServing(process.env, process.execArgv);
 const { engines } = await import('../packages/backends/dist/index.js');
 // The engines' own statement builders and pool settings, so the direct side sends the same thing.
 const pgSql = await import('../packages/backends/dist/postgres/sql.js');
@@ -122,17 +134,17 @@ const freePort = () =>
   });
 
 /**
- * Runs `call` over `batch` with `CONCURRENCY` in flight: the latencies (ms), the seconds taken
+ * Runs `call` over `batch` with `inFlight` calls at a time: the latencies (ms), the seconds taken
  * and the CPU seconds this process used (client and irserve; the back-end server's own are not
  * counted, and are the same on every side since it gets the same statements).
  */
-async function runBatch(call, batch) {
+async function runBatch(call, batch, inFlight) {
   const latencies = [];
   let next = 0;
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    Array.from({ length: inFlight }, async () => {
       while (next < batch.length) {
         const q = batch[next++];
         const t = performance.now();
@@ -152,34 +164,68 @@ async function runBatch(call, batch) {
 /** Queries taken by every side in turn, so that a change of machine load hits all sides alike. */
 const SLICE = 50;
 
+const median = (sorted) => sorted[Math.floor(sorted.length / 2)];
+
+let orderSeed = 11;
 /**
- * Measures the sides (name -> call) after one warm-up pass each: `ROUNDS` passes over the
- * queries, the sides taking turns every `SLICE` queries. Per side: q/s, p50 and p99 (ms), and
- * this process's CPU milliseconds per query: unlike latency, hardly moved by other jobs on a
- * shared machine, so the difference between two sides is the work irserve adds.
+ * The sides in a new order for each turn (seeded, so runs repeat): a side pays for part of the
+ * garbage of the side before it (a collection its allocations start), so a fixed order would
+ * charge the pipeline for fusion by hand's garbage on every turn.
  */
-async function compare(sides) {
+function shuffled(items) {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    orderSeed = (orderSeed * 1103515245 + 12345) % 2 ** 31;
+    const j = orderSeed % (i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/**
+ * Measures the sides (name -> call) after one warm-up pass each: `rounds` passes over the
+ * queries with `inFlight` calls at a time, the sides taking turns every `SLICE` queries. Per
+ * side: q/s, p50 and p99 (ms), this process's CPU milliseconds per query (unlike latency,
+ * hardly moved by other jobs on a shared machine, so the difference between two sides is the
+ * work irserve adds), and each turn's q/s and CPU (`turns`): this machine's CPUs change speed
+ * by a fifth from one second to the next, and a turn's sides see the same speed, so the
+ * median over turns of one side's q/s against another's is the steadier figure.
+ */
+async function compare(sides, { inFlight = CONCURRENCY, rounds = ROUNDS } = {}) {
   const entries = Object.entries(sides);
-  for (const [, call] of entries) await runBatch(call, queries); // warm connections and caches
+  for (const [, call] of entries) await runBatch(call, queries, inFlight); // warm connections and caches
   const totals = new Map(
-    entries.map(([name]) => [name, { latencies: [], seconds: 0, cpuSeconds: 0 }]),
+    entries.map(([name]) => [name, { latencies: [], seconds: 0, cpuSeconds: 0, turns: [] }]),
   );
-  for (let round = 0; round < ROUNDS; round++)
+  for (let round = 0; round < rounds; round++)
     for (let at = 0; at < queries.length; at += SLICE)
-      for (const [name, call] of entries) {
-        const run = await runBatch(call, queries.slice(at, at + SLICE));
-        totals.get(name).latencies.push(...run.latencies);
-        totals.get(name).seconds += run.seconds;
-        totals.get(name).cpuSeconds += run.cpuSeconds;
+      for (const [name, call] of shuffled(entries)) {
+        const run = await runBatch(call, queries.slice(at, at + SLICE), inFlight);
+        const total = totals.get(name);
+        total.latencies.push(...run.latencies);
+        total.seconds += run.seconds;
+        total.cpuSeconds += run.cpuSeconds;
+        const count = run.latencies.length;
+        total.turns.push({ qps: count / run.seconds, cpuMs: (1000 * run.cpuSeconds) / count });
       }
   return Object.fromEntries(
-    [...totals].map(([name, { latencies, seconds, cpuSeconds }]) => {
+    [...totals].map(([name, { latencies, seconds, cpuSeconds, turns }]) => {
       latencies.sort((x, y) => x - y);
       const at = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))];
       const cpuMs = (1000 * cpuSeconds) / latencies.length;
-      return [name, { qps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), cpuMs }];
+      return [name, { qps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), cpuMs, turns }];
     }),
   );
+}
+
+/**
+ * The median over turns of `side`'s q/s as a share of `base`'s (the two ran in the same turn,
+ * one after the other), and of the CPU per query it adds.
+ */
+function pairedShare(side, base) {
+  const shares = side.turns.map((turn, i) => turn.qps / base.turns[i].qps).sort((x, y) => x - y);
+  const cpu = side.turns.map((turn, i) => turn.cpuMs - base.turns[i].cpuMs).sort((x, y) => x - y);
+  return { share: median(shares), addedCpuMs: median(cpu) };
 }
 
 /**
@@ -290,7 +336,13 @@ async function through(app, direct) {
     pipeline: (query) =>
       inject('/pipeline', { pipeline: '{bm25%100, backend%100}RRF%100', query, collection: 'c' }),
   };
-  return compare(Object.fromEntries(Object.entries(sides).filter(([name]) => SIDES.has(name))));
+  const chosen = Object.fromEntries(Object.entries(sides).filter(([name]) => SIDES.has(name)));
+  const loaded = await compare(chosen);
+  // One request at a time: what a request pays for going through irserve, with no queue before
+  // it (at 8 in flight on one core, a request also waits for the CPU of the 7 others).
+  const alone =
+    LATENCY_ROUNDS > 0 ? await compare(chosen, { inFlight: 1, rounds: LATENCY_ROUNDS }) : {};
+  return { loaded, alone };
 }
 
 // ---- no back-end: irserve's own cost -------------------------------------------------------
@@ -441,12 +493,17 @@ async function sphinx() {
   const app = await appFor({ engine: 'Sphinx', config }, dir);
   const result = await through(app, async (query) => {
     const statement = sphinxql.matchSearch(settings, { query, limit: LIMIT });
+    // Rows as arrays, as the engine reads them: the same driver work on both sides (and a
+    // driver that parses rows one way only, as it does in a process of its own).
     const [rows] = await direct.query({
       sql: statement.sql,
       values: statement.values,
       timeout: Math.round(settings.timeout * 1000),
+      rowsAsArray: true,
     });
-    return Object.fromEntries(rows.map((row) => [String(row.docid), Number(row.score) / 1e6]));
+    const scores = {};
+    for (const [docid, score] of rows) scores[String(docid)] = Number(score) / 1e6;
+    return scores;
   });
   await app.close();
   await direct.end();
@@ -553,16 +610,56 @@ async function redis() {
 
 const fmt = (m) =>
   `${m.qps.toFixed(0).padStart(6)} q/s p50 ${m.p50.toFixed(2).padStart(6)} p99 ${m.p99.toFixed(1).padStart(5)} ms  cpu ${m.cpuMs.toFixed(3)} ms/q`;
-const added = (side, base) =>
-  `${(side.p50 - base.p50).toFixed(2).padStart(6)} ms ${((100 * side.qps) / base.qps).toFixed(0).padStart(4)}%  +${(side.cpuMs - base.cpuMs).toFixed(3)} cpu ms/q`;
+const signed = (x, digits) => `${x >= 0 ? '+' : ''}${x.toFixed(digits)}`;
+/** Added p50, share of the base's q/s and added CPU: over all turns, then the median of turns. */
+const added = (side, base) => {
+  const paired = pairedShare(side, base);
+  return (
+    `${signed(side.p50 - base.p50, 2).padStart(6)} ms ${((100 * side.qps) / base.qps).toFixed(0).padStart(4)}% ${signed(side.cpuMs - base.cpuMs, 3)} cpu ms/q` +
+    ` | turns: ${(100 * paired.share).toFixed(0).padStart(3)}% ${signed(paired.addedCpuMs, 3)} cpu ms/q`
+  );
+};
 console.log(
-  `corpus ${DOCS} docs, ${QUERIES} queries of 3 words, ${CONCURRENCY} in flight, top ${LIMIT}, ${ROUNDS} rounds, sides taking turns every ${SLICE} queries`,
+  `corpus ${DOCS} docs, ${QUERIES} queries of 3 words, ${CONCURRENCY} in flight, top ${LIMIT}, ${ROUNDS} rounds, sides taking turns every ${SLICE} queries` +
+    (LATENCY_ROUNDS > 0 ? `; then ${LATENCY_ROUNDS} round(s) with 1 in flight` : ''),
 );
 console.log(
   PIN
-    ? `pinned with taskset: this process (client and irserve) on CPU ${PIN.bench}, back-end servers on CPU ${PIN.server}\n`
-    : 'not pinned: client, irserve and back-end servers share every CPU\n',
+    ? `pinned with taskset: this process (client and irserve) on CPU ${PIN.bench}, back-end servers on CPU ${PIN.server}`
+    : 'not pinned: client, irserve and back-end servers share every CPU',
 );
+console.log(
+  V8_TUNED
+    ? 'V8 as the irserve command sets it (allocation-site pretenuring off; --v8 node to keep it)\n'
+    : "V8 with Node's defaults\n",
+);
+/** The sides of one back-end, each against the side it is compared with. */
+const SIDE_ROWS = [
+  ['driver, direct', 'direct'],
+  ['irserve /search', 'search', 'direct'],
+  ['irserve /search, HTTP', 'http', 'direct'],
+  ['driver + BM25, RRF by hand', 'clientFusion'],
+  ['{bm25,backend}RRF%100', 'pipeline', 'clientFusion', '  (against RRF by hand)'],
+];
+function printSides(name, { loaded, alone }) {
+  console.log(
+    `${name} (${CONCURRENCY} in flight)`.padEnd(73) +
+      'added p50, share of q/s, added CPU per query | median of turns',
+  );
+  for (const [label, side, base, note = ''] of SIDE_ROWS)
+    if (loaded[side])
+      console.log(
+        `  ${label.padEnd(28)}${fmt(loaded[side])}${loaded[base] ? `  ${added(loaded[side], loaded[base])}${note}` : ''}`,
+      );
+  if (Object.keys(alone).length === 0) return;
+  console.log(`${name} (1 in flight)`.padEnd(73) + 'added p50');
+  for (const [label, side, base] of SIDE_ROWS)
+    if (alone[side])
+      console.log(
+        `  ${label.padEnd(28)}p50 ${alone[side].p50.toFixed(2).padStart(6)} ms  p99 ${alone[side].p99.toFixed(1).padStart(5)} ms` +
+          (alone[base] ? `  ${signed(alone[side].p50 - alone[base].p50, 2).padStart(6)} ms` : ''),
+      );
+}
 for (const [name, run] of [
   ['Instant', instant],
   ['PostgreSQL', postgres],
@@ -570,18 +667,7 @@ for (const [name, run] of [
 ]) {
   if (!ONLY.has(name.toLowerCase())) continue;
   const r = await run();
-  if (!r) continue;
-  console.log(`${name.padEnd(71)}added p50, share of direct q/s, added CPU per query`);
-  const row = (label, side, base, note = '') =>
-    r[side] &&
-    console.log(
-      `  ${label.padEnd(26)}${fmt(r[side])}${r[base] ? `  ${added(r[side], r[base])}${note}` : ''}`,
-    );
-  row('driver, direct', 'direct');
-  row('irserve /search', 'search', 'direct');
-  row('irserve /search, HTTP', 'http', 'direct');
-  row('driver + BM25, RRF by hand', 'clientFusion');
-  row('{bm25,backend}RRF%100', 'pipeline', 'clientFusion', '  (against RRF by hand)');
+  if (r) printSides(name, r);
 }
 const cache = ONLY.has('redis') ? await redis() : undefined;
 if (cache) {
