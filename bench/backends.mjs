@@ -36,6 +36,7 @@ import { parseArgs } from 'node:util';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { pino } from 'pino';
+import { median } from './lib/median.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -164,8 +165,6 @@ async function runBatch(call, batch, inFlight) {
 /** Queries taken by every side in turn, so that a change of machine load hits all sides alike. */
 const SLICE = 50;
 
-const median = (sorted) => sorted[Math.floor(sorted.length / 2)];
-
 let orderSeed = 11;
 /**
  * The sides in a new order for each turn (seeded, so runs repeat): a side pays for part of the
@@ -223,8 +222,8 @@ async function compare(sides, { inFlight = CONCURRENCY, rounds = ROUNDS } = {}) 
  * one after the other), and of the CPU per query it adds.
  */
 function pairedShare(side, base) {
-  const shares = side.turns.map((turn, i) => turn.qps / base.turns[i].qps).sort((x, y) => x - y);
-  const cpu = side.turns.map((turn, i) => turn.cpuMs - base.turns[i].cpuMs).sort((x, y) => x - y);
+  const shares = side.turns.map((turn, i) => turn.qps / base.turns[i].qps);
+  const cpu = side.turns.map((turn, i) => turn.cpuMs - base.turns[i].cpuMs);
   return { share: median(shares), addedCpuMs: median(cpu) };
 }
 

@@ -20,6 +20,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median } from './lib/median.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -141,8 +142,6 @@ const freePort = () =>
       probe.close(() => resolve(port));
     });
   });
-
-const median = (list) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)];
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-v8-'));
 const config = writeConfig(dir);
