@@ -10,8 +10,9 @@ describe('tuneV8ForServing', () => {
     expect(tuneV8ForServing({}, ['--allocation_site_pretenuring'])).toBe(false);
   });
 
-  it('leaves V8 as it is with IRSERVE_V8_PRETENURING=on', () => {
-    expect(tuneV8ForServing({ IRSERVE_V8_PRETENURING: 'on' }, [])).toBe(false);
+  it('leaves V8 as it is with IRSERVE_V8_PRETENURING=on (or 1, true, yes)', () => {
+    for (const value of ['on', 'ON', ' 1 ', 'true', 'yes'])
+      expect(tuneV8ForServing({ IRSERVE_V8_PRETENURING: value }, [])).toBe(false);
   });
 
   // Sets the flag in this test process too: it only changes where V8 allocates, not what runs.
