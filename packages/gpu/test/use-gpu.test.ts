@@ -39,6 +39,27 @@ async function recallOf(output: string, nprobe: number): Promise<number> {
   return recall(result, exactTopK(vectors, queries, DIM, 10, 'ip'), 10);
 }
 
+/**
+ * The same index built twice from the shards, on the CPU and with `--use_gpu` (on `providers`
+ * when given): the GPU build's log and both builds' recall at nprobe 4.
+ */
+async function buildBoth(factory: string, name: string, providers?: string[]) {
+  const common = { inputDir: input, indexString: factory, samplingRate: 1, kmeansIterations: 10 };
+  const cpuDir = join(dir, `${name}-cpu`);
+  const gpuDir = join(dir, `${name}-gpu`);
+  const lines: string[] = [];
+  await buildIndex({ ...common, outputDir: cpuDir, interactive: false });
+  await buildIndex({
+    ...common,
+    outputDir: gpuDir,
+    useGpu: true,
+    ...(providers ? { gpuProviders: providers } : {}),
+    interactive: false,
+    logger: { info: (line) => lines.push(line) },
+  });
+  return { log: lines.join('\n'), cpu: await recallOf(cpuDir, 4), gpu: await recallOf(gpuDir, 4) };
+}
+
 async function gpuProblem(): Promise<string | undefined> {
   try {
     await (await openGpuAssigner()).close();
@@ -52,26 +73,8 @@ describe('--use_gpu training', () => {
   it.each(['IVF32,Flat', 'IVF16,PQ8'])(
     '%s trained through the assigner reaches the CPU build recall',
     async (factory) => {
-      const common = {
-        inputDir: input,
-        indexString: factory,
-        samplingRate: 1,
-        kmeansIterations: 10,
-      };
-      const cpuDir = join(dir, `${factory}-cpu`);
-      const gpuDir = join(dir, `${factory}-gpu`);
-      const lines: string[] = [];
-      await buildIndex({ ...common, outputDir: cpuDir, interactive: false });
-      await buildIndex({
-        ...common,
-        outputDir: gpuDir,
-        useGpu: true,
-        gpuProviders: ['cpu'],
-        interactive: false,
-        logger: { info: (line) => lines.push(line) },
-      });
-      expect(lines.join('\n')).toMatch(/training .* on ONNX Runtime's cpu provider/);
-      const [cpu, gpu] = [await recallOf(cpuDir, 4), await recallOf(gpuDir, 4)];
+      const { log, cpu, gpu } = await buildBoth(factory, factory, ['cpu']);
+      expect(log).toMatch(/training .* on ONNX Runtime's cpu provider/);
       expect(gpu).toBeGreaterThan(0.3);
       expect(Math.abs(gpu - cpu)).toBeLessThan(0.05);
     },
@@ -110,25 +113,8 @@ describe('--use_gpu training', () => {
       );
       return;
     }
-    const common = {
-      inputDir: input,
-      indexString: 'IVF16,PQ8',
-      samplingRate: 1,
-      kmeansIterations: 10,
-    };
-    const cpuDir = join(dir, 'real-gpu-cpu');
-    const gpuDir = join(dir, 'real-gpu-gpu');
-    const lines: string[] = [];
-    await buildIndex({ ...common, outputDir: cpuDir, interactive: false });
-    await buildIndex({
-      ...common,
-      outputDir: gpuDir,
-      useGpu: true,
-      interactive: false,
-      logger: { info: (line) => lines.push(line) },
-    });
-    expect(lines.join('\n')).toMatch(/training .* on ONNX Runtime's (cuda|webgpu) provider/);
-    const [cpu, gpu] = [await recallOf(cpuDir, 4), await recallOf(gpuDir, 4)];
+    const { log, cpu, gpu } = await buildBoth('IVF16,PQ8', 'real-gpu');
+    expect(log).toMatch(/training .* on ONNX Runtime's (cuda|webgpu) provider/);
     expect(gpu).toBeGreaterThan(0.3);
     expect(Math.abs(gpu - cpu)).toBeLessThan(0.05);
   }, 60_000);
