@@ -72,9 +72,10 @@ export interface Service<R extends Capability = Role> {
   cachedNow?(request: RoleIO[R]['request']): ServiceResult<RoleIO[R]['result']> | undefined;
   /**
    * The keys of a score map this service returned, in `Object.keys` order, as its result check
-   * read them, so that the pipeline does not read them again (about 5 µs for 100 ids); undefined
-   * when unknown (not a result of this service, a rule whose results are not checked). Absent
-   * on services that keep none (remotes).
+   * read them (or as an unchecked engine kept them, `Engine.resultKeys`), so that the pipeline
+   * does not read them again (about 5 µs for 100 ids); undefined when unknown (not a result of
+   * this service, or an unchecked engine that keeps none). Absent on services that keep none
+   * (remotes).
    */
   checkedKeys?(scores: object): readonly string[] | undefined;
 }
