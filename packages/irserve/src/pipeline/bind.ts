@@ -33,6 +33,9 @@ export interface BindRequest {
 
 /** Binds one request to a plan (see `bound.ts`); one binder per request. */
 class Binder {
+  /** Whether a view was taken without knowing the collection's view kinds. */
+  unchecked = false;
+
   constructor(
     private readonly deps: BindDeps,
     private readonly request: BindRequest,
@@ -135,7 +138,10 @@ class Binder {
     const view = call.view ?? collection.defaultView;
     const kinds = collection.viewKinds;
     // A remote collection whose views are not known yet: the content lookup decides.
-    if (Object.keys(kinds).length === 0) return view;
+    if (Object.keys(kinds).length === 0) {
+      this.unchecked = true;
+      return view;
+    }
     const kind = kinds[view];
     if (kind === undefined)
       throw new IrserveError(
@@ -158,8 +164,10 @@ class Binder {
  */
 export function bindPlan(plan: Plan, request: BindRequest, deps: BindDeps): BoundPipeline {
   checkRuntimeKwargs(plan, request.runtime_kwargs);
-  const root = new Binder(deps, request).seq(plan.root);
-  return { root, service: lastService(root), collection: request.collection };
+  const binder = new Binder(deps, request);
+  const root = binder.seq(plan.root);
+  const reusable = request.runtime_kwargs === undefined && !binder.unchecked;
+  return { root, service: lastService(root), collection: request.collection, reusable };
 }
 
 /** `a` or `an` before a role name. */

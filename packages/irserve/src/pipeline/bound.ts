@@ -49,6 +49,12 @@ export interface BoundPipeline {
   readonly service: string;
   /** The request's collection (where rerank stages read). */
   readonly collection: string | undefined;
+  /**
+   * Whether another request with the same plan and collection, and no runtime_kwargs, binds to
+   * this same result: true unless the request had runtime_kwargs or a rerank stage's view was
+   * taken unchecked (a remote collection whose views were not known yet).
+   */
+  readonly reusable: boolean;
 }
 
 /** The service whose result a stage returns. */

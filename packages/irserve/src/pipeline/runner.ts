@@ -10,6 +10,7 @@ import { markScoresBestFirst } from '../core/envelope.js';
 import { withTimeout } from '../core/request-deadline.js';
 import { validatePipelineAliases } from './aliases.js';
 import { bindPlan } from './bind.js';
+import { BoundPlans } from './bound-plans.js';
 import type { BoundPipeline } from './bound.js';
 import { SharedDeadlines } from '../processors/shared-deadlines.js';
 import { ContentFetcher, InlinePassages } from './content-fetcher.js';
@@ -54,6 +55,7 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
   const plans = new PlanCache(table);
   const rerankPlans = new PlanCache(table, undefined, 'rerank');
   const cache = createPipelineCall(deps.cache, deps.logger);
+  const boundPlans = new BoundPlans(deps);
   // Score maps this runner's cuts left best first, so the answer's serializer need not check.
   const bestFirst = new WeakSet<object>();
 
@@ -61,7 +63,7 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
     const request = plainPipelineRequest(body) ?? parseRequest(pipelineRequestSchema, body);
     const options = sharingDeadlines(withTimeout(given, request.timeout) ?? given);
     const plan = plans.get(request.pipeline);
-    const bound = bindPlan(plan, request, deps);
+    const bound = boundPlans.bind(plan, request);
     const trace = request.explain ? new Trace() : undefined;
     const job = {
       key: cache.enabled ? pipelineKey(plan, request) : '',
