@@ -3,7 +3,7 @@
 //   npm run build && node bench/backends.mjs [--docs 5000] [--queries 400] [--concurrency 8] [--rounds 3]
 //     [--latency_rounds 1] [--v8 irserve|node]
 //     [--only instant,postgresql,sphinx,redis] [--pin auto|off|BENCH_CPUS/SERVER_CPUS]
-//     [--sides direct,search,http,clientFusion,pipeline]
+//     [--sides direct,search,http,clientFusion,pipeline] [--phases]
 //
 // For each back-end this machine can run (PostgreSQL from Debian `postgresql`, Sphinx
 // `searchd` from `sphinxsearch`), over the same synthetic corpus: queries/s and latency of
@@ -19,6 +19,10 @@
 // flight gives the latency each side adds with no queue before it. Then
 // cache-hit throughput of a Redis Cluster (3 masters) against a single Redis. Every server is
 // started here on loopback and stopped at the end.
+//
+// `--phases`: in the pass with one request in flight, also where the time of the sides that go
+// through irserve's back-end engine goes: before the engine is entered, in it, and after it
+// (medians, ms; two clock reads are added to every engine call).
 //
 // Pinning (`--pin`, default `auto`): as in a deployment, the back-end servers (postgres and
 // its workers, searchd, redis-server) run on CPUs of their own and this process (the client
@@ -36,6 +40,7 @@ import { parseArgs } from 'node:util';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { pino } from 'pino';
+import { engineTimer, phaseMedians } from './lib/engine-phases.mjs';
 import { median } from './lib/median.mjs';
 
 const { values } = parseArgs({
@@ -49,6 +54,7 @@ const { values } = parseArgs({
     pin: { type: 'string', default: 'auto' },
     sides: { type: 'string', default: 'direct,search,http,clientFusion,pipeline' },
     v8: { type: 'string', default: 'irserve' },
+    phases: { type: 'boolean', default: false },
   },
 });
 const DOCS = Number(values.docs);
@@ -61,6 +67,8 @@ const LIMIT = 100;
 const ONLY = new Set(values.only.split(','));
 /** The sides measured (all by default; fewer for a profile of one of them). */
 const SIDES = new Set(values.sides.split(','));
+/** With `--phases`: the engine calls of the back-end service, timed. */
+const TIMER = values.phases ? engineTimer() : undefined;
 
 /**
  * The CPUs of this process and of the back-end servers (`taskset -c` lists), or undefined when
@@ -233,6 +241,8 @@ function pairedShare(side, base) {
  * side on its pool anyway) and as many batches in flight as the pool has connections.
  */
 async function appFor(service, dir) {
+  const engineClass = [...engines, Instant].find((e) => e.name === service.engine);
+  if (TIMER && engineClass) TIMER.watch(engineClass);
   writeFileSync(join(dir, 'corpus.jsonl'), corpus.map((d) => JSON.stringify(d)).join('\n'));
   const app = await createApp(
     {
@@ -339,9 +349,19 @@ async function through(app, direct) {
   const loaded = await compare(chosen);
   // One request at a time: what a request pays for going through irserve, with no queue before
   // it (at 8 in flight on one core, a request also waits for the CPU of the 7 others).
+  const phases = {};
+  const timed = TIMER
+    ? Object.fromEntries(
+        Object.entries(chosen).map(([name, call]) =>
+          name === 'direct' || name === 'clientFusion'
+            ? [name, call]
+            : [name, TIMER.phased(call, (phases[name] = []))],
+        ),
+      )
+    : chosen;
   const alone =
-    LATENCY_ROUNDS > 0 ? await compare(chosen, { inFlight: 1, rounds: LATENCY_ROUNDS }) : {};
-  return { loaded, alone };
+    LATENCY_ROUNDS > 0 ? await compare(timed, { inFlight: 1, rounds: LATENCY_ROUNDS }) : {};
+  return { loaded, alone, phases };
 }
 
 // ---- no back-end: irserve's own cost -------------------------------------------------------
@@ -640,7 +660,7 @@ const SIDE_ROWS = [
   ['driver + BM25, RRF by hand', 'clientFusion'],
   ['{bm25,backend}RRF%100', 'pipeline', 'clientFusion', '  (against RRF by hand)'],
 ];
-function printSides(name, { loaded, alone }) {
+function printSides(name, { loaded, alone, phases = {} }) {
   console.log(
     `${name} (${CONCURRENCY} in flight)`.padEnd(73) +
       'added p50, share of q/s, added CPU per query | median of turns',
@@ -658,6 +678,13 @@ function printSides(name, { loaded, alone }) {
         `  ${label.padEnd(28)}p50 ${alone[side].p50.toFixed(2).padStart(6)} ms  p99 ${alone[side].p99.toFixed(1).padStart(5)} ms` +
           (alone[base] ? `  ${signed(alone[side].p50 - alone[base].p50, 2).padStart(6)} ms` : ''),
       );
+  for (const [label, side] of SIDE_ROWS)
+    if (phases[side]?.length > 0) {
+      const [before, inside, after] = phaseMedians(phases[side]).map((ms) => ms.toFixed(2));
+      console.log(
+        `  ${label.padEnd(28)}${before} ms before the engine, ${inside} in it, ${after} after (medians, 1 in flight)`,
+      );
+    }
 }
 for (const [name, run] of [
   ['Instant', instant],

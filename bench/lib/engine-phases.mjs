@@ -1,0 +1,47 @@
+// Where a request's time goes around a back-end engine's call, with one request in flight:
+// before the engine is entered (HTTP, route, pipeline, batcher), in it (the back-end's round
+// trip and its rows read) and after it (result check, fusion, the answer written and read
+// back). For `bench/backends.mjs --phases`.
+import { median } from './median.mjs';
+
+/**
+ * A recorder of engine calls: `watch` times every `searchBatch` of an engine class (two clock
+ * reads a call), `phased` wraps a side's call to record its three phases. Only meaningful with
+ * one request in flight, where the engine call seen last is the request's own.
+ */
+export function engineTimer() {
+  const spans = [];
+  const watched = new WeakSet();
+  return {
+    watch(engineClass) {
+      if (watched.has(engineClass)) return;
+      watched.add(engineClass);
+      const original = engineClass.prototype.searchBatch;
+      engineClass.prototype.searchBatch = async function searchBatch(requests) {
+        const entered = performance.now();
+        try {
+          return await original.call(this, requests);
+        } finally {
+          spans.push([entered, performance.now()]);
+        }
+      };
+    },
+    /** `call`, recording [before, in, after] (ms) into `phases`; calls that never reach the engine are left out. */
+    phased(call, phases) {
+      return async (query) => {
+        spans.length = 0;
+        const started = performance.now();
+        const result = await call(query);
+        const ended = performance.now();
+        const span = spans.at(-1);
+        if (span) phases.push([span[0] - started, span[1] - span[0], ended - span[1]]);
+        return result;
+      };
+    },
+  };
+}
+
+/** The median of each phase (before, in, after the engine), in ms. */
+export function phaseMedians(phases) {
+  return [0, 1, 2].map((i) => median(phases.map((phase) => phase[i])));
+}
