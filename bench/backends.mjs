@@ -33,7 +33,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -41,7 +40,9 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { pino } from 'pino';
 import { engineTimer, phaseMedians } from './lib/engine-phases.mjs';
+import { freePort } from './lib/free-port.mjs';
 import { median } from './lib/median.mjs';
+import { rrfByHand } from './lib/rrf-by-hand.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -132,15 +133,6 @@ const corpus = Array.from({ length: DOCS }, (_, i) => ({
 // "or" between the words: PostgreSQL's websearch parser then matches any word, as BM25 and
 // Sphinx (operator "or") do, so every side ranks the same kind of result list.
 const queries = Array.from({ length: QUERIES }, () => `${word()} or ${word()} or ${word()}`);
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 /**
  * Runs `call` over `batch` with `inFlight` calls at a time: the latencies (ms), the seconds taken
@@ -277,16 +269,6 @@ async function appFor(service, dir) {
   return app;
 }
 
-/** Reciprocal rank fusion (k = 60) of score maps, best `limit` ids: the client-side pipeline. */
-function rrf(lists, limit) {
-  const fused = new Map();
-  for (const scores of lists)
-    Object.entries(scores)
-      .sort((x, y) => y[1] - x[1])
-      .forEach(([id], rank) => fused.set(id, (fused.get(id) ?? 0) + 1 / (60 + rank + 1)));
-  return [...fused].sort((x, y) => y[1] - x[1]).slice(0, limit);
-}
-
 /**
  * The sides compared for one back-end: `direct` (the driver, the engine's own statement),
  * `search` (irserve's /search in process), `http` (the same over HTTP on loopback, keep-alive),
@@ -340,7 +322,7 @@ async function through(app, direct) {
         direct(query),
         inject('/search', { service: 'bm25', query, limit: LIMIT }),
       ]);
-      return rrf([backend, bm25.scores], LIMIT);
+      return rrfByHand([backend, bm25.scores], LIMIT);
     },
     pipeline: (query) =>
       inject('/pipeline', { pipeline: '{bm25%100, backend%100}RRF%100', query, collection: 'c' }),

@@ -5,9 +5,9 @@
 // Starts its own redis-server on a free port (Debian package redis-server) and one irserve
 // child process serving both services; autocannon drives it from this process.
 import { fork, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { freePort } from './lib/free-port.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -40,14 +40,6 @@ async function serve(redisUrl) {
   );
   return app.listen({ port: 0, host: '127.0.0.1' });
 }
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 
 async function startRedis() {
   const port = await freePort();

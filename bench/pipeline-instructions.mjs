@@ -21,6 +21,7 @@ import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { rrfByHand } from './lib/rrf-by-hand.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -76,14 +77,6 @@ async function runWorker(name, count) {
   const i2 = services.get('search', 'i2');
   const rrf = services.get('fuse', 'RRF');
   const direct = new I2();
-  const byHand = (lists) => {
-    const fused = new Map();
-    for (const scores of lists)
-      Object.entries(scores)
-        .sort((x, y) => y[1] - x[1])
-        .forEach(([id], rank) => fused.set(id, (fused.get(id) ?? 0) + 1 / (60 + rank + 1)));
-    return [...fused].sort((x, y) => y[1] - x[1]).slice(0, 100);
-  };
   const variants = {
     S: (query) => i1.call({ query, limit: 100 }),
     P1: (query) => pipelines.run({ pipeline: 'i1%100', query }),
@@ -92,7 +85,7 @@ async function runWorker(name, count) {
         i1.call({ query, limit: 100 }),
         direct.searchBatch([{ query }]),
       ]);
-      return byHand([a.value, b[0]]);
+      return rrfByHand([a.value, b[0]], 100);
     },
     F: async (query) => {
       const [a, b] = await Promise.all([

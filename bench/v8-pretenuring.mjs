@@ -15,12 +15,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { median } from './lib/median.mjs';
+import { freePort } from './lib/free-port.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -134,15 +134,6 @@ async function turn(server, path, count) {
 }
 
 /** A port free on loopback now. */
-const freePort = () =>
-  new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-
 const dir = mkdtempSync(join(tmpdir(), 'bench-v8-'));
 const config = writeConfig(dir);
 const servers = {
