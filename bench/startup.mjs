@@ -9,11 +9,12 @@
 // adds the same rows for another build (a checkout of an older commit), run by turns with this
 // one, so that before and after are compared under the same load.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { cpuMs } from './lib/proc-cpu.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -24,21 +25,6 @@ const { values } = parseArgs({
 });
 const runs = Number(values.runs);
 const bin = fileURLToPath(new URL('../packages/irserve/bin/irserve.js', import.meta.url));
-
-/**
- * CPU milliseconds (user + system) from /proc (Linux; undefined elsewhere): of a live process, or
- * with `children`, of this process's waited-for children. On a shared machine wall time swings
- * with the load; CPU time much less.
- */
-function cpuMs(pid, children = false) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    const [user, system] = children ? [fields[13], fields[14]] : [fields[11], fields[12]];
-    return ((Number(user) + Number(system)) * 1000) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return undefined;
-  }
-}
 
 /** Wall and CPU ms from spawn until the child exits (or, with `until`, prints a matching line). */
 function timeOnce(args, until) {

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { median } from './lib/median.mjs';
+import { cpuMs } from './lib/proc-cpu.mjs';
 import { freePort } from './lib/free-port.mjs';
 
 const { values } = parseArgs({
@@ -112,10 +113,11 @@ function call(server, method, path, payload) {
   });
 }
 
-/** CPU milliseconds the process has used (utime + stime from /proc, in clock ticks of 10 ms). */
+/** CPU milliseconds the server has used (from /proc: Linux only, as `taskset` is). */
 function cpuMsOf(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  const ms = cpuMs(pid);
+  if (ms === undefined) throw new Error(`cannot read /proc/${pid}/stat (this bench needs Linux)`);
+  return ms;
 }
 
 /** One turn: `count` requests, IN_FLIGHT at a time; the server's CPU µs per request and q/s. */
