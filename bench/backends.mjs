@@ -483,13 +483,15 @@ async function sphinx() {
   await pool.end();
   const config = { port, index: 'rt', id_attribute: 'docid', pool_size: CONCURRENCY };
   const settings = parseManticoreConfig(config);
-  // The engine's pool options (mysql2, keep-alive on), the engine's statement and timeout.
+  // The engine's pool options (mysql2, keep-alive on, no stack capture per query), the engine's
+  // statement and timeout.
   const direct = mysql.createPool({
     host: settings.host,
     port,
     connectionLimit: settings.pool_size,
     connectTimeout: Math.round(settings.timeout * 1000),
     enableKeepAlive: true,
+    trace: false,
   });
   const app = await appFor({ engine: 'Sphinx', config }, dir);
   const result = await through(app, async (query) => {
