@@ -3,14 +3,15 @@
 //   npm run build && node bench/backends.mjs [--docs 5000] [--queries 400] [--concurrency 8] [--rounds 3]
 //     [--latency_rounds 1] [--v8 irserve|node]
 //     [--only instant,postgresql,sphinx,redis] [--pin auto|off|BENCH_CPUS/SERVER_CPUS]
-//     [--sides direct,search,http,clientFusion,pipeline] [--phases]
+//     [--sides direct,search,http,clientFusion,pipeline,httpFusion,httpPipeline] [--phases]
 //
 // For each back-end this machine can run (PostgreSQL from Debian `postgresql`, Sphinx
 // `searchd` from `sphinxsearch`), over the same synthetic corpus: queries/s and latency of
 // the driver called directly, of `/search` through irserve (in process, and over HTTP on
 // loopback), and of the pipeline `{bm25, backend}RRF%100` against the same fusion done by the
-// caller. The pipeline is written `{bm25%100, backend%100}RRF%100`: a search stage fetches
-// 1000 by default, the caller's fusion 100. An engine that answers at once (`Instant`) shows
+// caller (in process, and with irserve called over HTTP). The pipeline is written
+// `{bm25%100, backend%100}RRF%100`: a search stage fetches 1000 by default, the caller's fusion
+// 100. An engine that answers at once (`Instant`) shows
 // irserve's own cost alone. Like with like: the direct side sends the very statement the
 // engine builds (its own SQL builder, same result depth) on a pool with the engine's settings
 // and size, with the same queries and concurrency; every side is warmed up first, and the
@@ -53,7 +54,10 @@ const { values } = parseArgs({
     latency_rounds: { type: 'string', default: '1' },
     only: { type: 'string', default: 'instant,postgresql,sphinx,redis' },
     pin: { type: 'string', default: 'auto' },
-    sides: { type: 'string', default: 'direct,search,http,clientFusion,pipeline' },
+    sides: {
+      type: 'string',
+      default: 'direct,search,http,clientFusion,pipeline,httpFusion,httpPipeline',
+    },
     v8: { type: 'string', default: 'irserve' },
     phases: { type: 'boolean', default: false },
   },
@@ -269,11 +273,20 @@ async function appFor(service, dir) {
   return app;
 }
 
+const pipelineRequest = (query) => ({
+  pipeline: '{bm25%100, backend%100}RRF%100',
+  query,
+  collection: 'c',
+});
+/** Sides that call the back-end with the driver, not through irserve's engine. */
+const BY_HAND = new Set(['direct', 'clientFusion', 'httpFusion']);
+
 /**
  * The sides compared for one back-end: `direct` (the driver, the engine's own statement),
  * `search` (irserve's /search in process), `http` (the same over HTTP on loopback, keep-alive),
- * `clientFusion` (the back-end directly and irserve's BM25, fused by the caller) and
- * `pipeline` (`{bm25%100, backend%100}RRF%100` in irserve: the same depth as by hand).
+ * `clientFusion` (the back-end directly and irserve's BM25, fused by the caller),
+ * `pipeline` (`{bm25%100, backend%100}RRF%100` in irserve: the same depth as by hand), and
+ * `httpFusion` / `httpPipeline` (the same two with irserve called over HTTP on loopback).
  */
 async function through(app, direct) {
   const inject = async (url, payload) => {
@@ -324,8 +337,16 @@ async function through(app, direct) {
       ]);
       return rrfByHand([backend, bm25.scores], LIMIT);
     },
-    pipeline: (query) =>
-      inject('/pipeline', { pipeline: '{bm25%100, backend%100}RRF%100', query, collection: 'c' }),
+    pipeline: (query) => inject('/pipeline', pipelineRequest(query)),
+    // The same two over HTTP, as a client of a server calls them: one HTTP request each.
+    httpFusion: async (query) => {
+      const [backend, bm25] = await Promise.all([
+        direct(query),
+        http('/search', { service: 'bm25', query, limit: LIMIT }),
+      ]);
+      return rrfByHand([backend, bm25.scores], LIMIT);
+    },
+    httpPipeline: (query) => http('/pipeline', pipelineRequest(query)),
   };
   const chosen = Object.fromEntries(Object.entries(sides).filter(([name]) => SIDES.has(name)));
   const loaded = await compare(chosen);
@@ -335,9 +356,7 @@ async function through(app, direct) {
   const timed = TIMER
     ? Object.fromEntries(
         Object.entries(chosen).map(([name, call]) =>
-          name === 'direct' || name === 'clientFusion'
-            ? [name, call]
-            : [name, TIMER.phased(call, (phases[name] = []))],
+          BY_HAND.has(name) ? [name, call] : [name, TIMER.phased(call, (phases[name] = []))],
         ),
       )
     : chosen;
@@ -643,6 +662,8 @@ const SIDE_ROWS = [
   ['irserve /search, HTTP', 'http', 'direct'],
   ['driver + BM25, RRF by hand', 'clientFusion'],
   ['{bm25,backend}RRF%100', 'pipeline', 'clientFusion', '  (against RRF by hand)'],
+  ['driver + BM25 HTTP, by hand', 'httpFusion'],
+  ['{bm25,backend}RRF%100, HTTP', 'httpPipeline', 'httpFusion', '  (against by hand, HTTP)'],
 ];
 function printSides(name, { loaded, alone, phases = {} }) {
   console.log(
