@@ -326,26 +326,22 @@ async function through(app, direct) {
       req.on('error', reject);
       req.end(body);
     });
+  /** The caller's fusion: the back-end directly and irserve's BM25 (sent by `send`) side by side. */
+  const byHand = (send) => async (query) => {
+    const [backend, bm25] = await Promise.all([
+      direct(query),
+      send('/search', { service: 'bm25', query, limit: LIMIT }),
+    ]);
+    return rrfByHand([backend, bm25.scores], LIMIT);
+  };
   const sides = {
     direct: (query) => direct(query),
     search: (query) => inject('/search', { service: 'backend', query, limit: LIMIT }),
     http: (query) => http('/search', { service: 'backend', query, limit: LIMIT }),
-    clientFusion: async (query) => {
-      const [backend, bm25] = await Promise.all([
-        direct(query),
-        inject('/search', { service: 'bm25', query, limit: LIMIT }),
-      ]);
-      return rrfByHand([backend, bm25.scores], LIMIT);
-    },
+    clientFusion: byHand(inject),
     pipeline: (query) => inject('/pipeline', pipelineRequest(query)),
     // The same two over HTTP, as a client of a server calls them: one HTTP request each.
-    httpFusion: async (query) => {
-      const [backend, bm25] = await Promise.all([
-        direct(query),
-        http('/search', { service: 'bm25', query, limit: LIMIT }),
-      ]);
-      return rrfByHand([backend, bm25.scores], LIMIT);
-    },
+    httpFusion: byHand(http),
     httpPipeline: (query) => http('/pipeline', pipelineRequest(query)),
   };
   const chosen = Object.fromEntries(Object.entries(sides).filter(([name]) => SIDES.has(name)));
