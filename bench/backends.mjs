@@ -11,15 +11,14 @@
 // loopback), and of the pipeline `{bm25, backend}RRF%100` against the same fusion done by the
 // caller (in process, and with irserve called over HTTP). The pipeline is written
 // `{bm25%100, backend%100}RRF%100`: a search stage fetches 1000 by default, the caller's fusion
-// 100. An engine that answers at once (`Instant`) shows
-// irserve's own cost alone. Like with like: the direct side sends the very statement the
-// engine builds (its own SQL builder, same result depth) on a pool with the engine's settings
-// and size, with the same queries and concurrency; every side is warmed up first, and the
-// sides take turns every 50 queries, in a new order each turn, so that a change of machine
-// load (or the garbage of the side before) hits them alike. Then a pass with one request in
-// flight gives the latency each side adds with no queue before it. Then
-// cache-hit throughput of a Redis Cluster (3 masters) against a single Redis. Every server is
-// started here on loopback and stopped at the end.
+// 100. An engine that answers at once (`Instant`) shows irserve's own cost alone. Like with
+// like: the direct side sends the very statement the engine builds (its own SQL builder, same
+// result depth) on a pool with the engine's settings and size, with the same queries and
+// concurrency; every side is warmed up first, and the sides take turns every 50 queries, in a
+// new order each turn, so that a change of machine load (or the garbage of the side before)
+// hits them alike. Then a pass with one request in flight gives the latency each side adds with
+// no queue before it. Then cache-hit throughput of a Redis Cluster (3 masters) against a single
+// Redis. Every server is started here on loopback and stopped at the end.
 //
 // `--phases`: in the pass with one request in flight, also where the time of the sides that go
 // through irserve's back-end engine goes: before the engine is entered, in it, and after it
