@@ -135,7 +135,6 @@ async function turn(server, path, count) {
   return { cpuUs: ((cpuMsOf(server.child.pid) - cpuBefore) * 1000) / count, qps: count / seconds };
 }
 
-/** A port free on loopback now. */
 const dir = mkdtempSync(join(tmpdir(), 'bench-v8-'));
 const config = writeConfig(dir);
 const servers = {
