@@ -4,6 +4,7 @@
 //     [--latency_rounds 1] [--v8 irserve|node]
 //     [--only instant,postgresql,sphinx,redis] [--pin auto|off|BENCH_CPUS/SERVER_CPUS]
 //     [--sides direct,search,http,clientFusion,pipeline,httpFusion,httpPipeline] [--phases]
+//     (also, not run by default: --sides core,coreFusion,corePipeline)
 //
 // For each back-end this machine can run (PostgreSQL from Debian `postgresql`, Sphinx
 // `searchd` from `sphinxsearch`), over the same synthetic corpus: queries/s and latency of
@@ -23,6 +24,11 @@
 // `--phases`: in the pass with one request in flight, also where the time of the sides that go
 // through irserve's back-end engine goes: before the engine is entered, in it, and after it
 // (medians, ms; two clock reads are added to every engine call).
+//
+// `--sides core,coreFusion,corePipeline` (not in the defaults): the same calls without the HTTP
+// layer, to tell irserve's pipeline machinery from its HTTP work: the back-end's service called in
+// process, fusion by hand with BM25's service called in process, and the pipeline runner called
+// in process (what `/pipeline` runs once the body is parsed, before the answer is written).
 //
 // Pinning (`--pin`, default `auto`): as in a deployment, the back-end servers (postgres and
 // its workers, searchd, redis-server) run on CPUs of their own and this process (the client
@@ -278,14 +284,16 @@ const pipelineRequest = (query) => ({
   collection: 'c',
 });
 /** Sides that call the back-end with the driver, not through irserve's engine. */
-const BY_HAND = new Set(['direct', 'clientFusion', 'httpFusion']);
+const BY_HAND = new Set(['direct', 'clientFusion', 'httpFusion', 'coreFusion']);
 
 /**
  * The sides compared for one back-end: `direct` (the driver, the engine's own statement),
  * `search` (irserve's /search in process), `http` (the same over HTTP on loopback, keep-alive),
  * `clientFusion` (the back-end directly and irserve's BM25, fused by the caller),
  * `pipeline` (`{bm25%100, backend%100}RRF%100` in irserve: the same depth as by hand), and
- * `httpFusion` / `httpPipeline` (the same two with irserve called over HTTP on loopback).
+ * `httpFusion` / `httpPipeline` (the same two with irserve called over HTTP on loopback), and
+ * `core`, `coreFusion`, `corePipeline` (the back-end's service, BM25's service and the pipeline
+ * runner called in process, without the HTTP layer).
  */
 async function through(app, direct) {
   const inject = async (url, payload) => {
@@ -325,23 +333,30 @@ async function through(app, direct) {
       req.on('error', reject);
       req.end(body);
     });
-  /** The caller's fusion: the back-end directly and irserve's BM25 (sent by `send`) side by side. */
-  const byHand = (send) => async (query) => {
-    const [backend, bm25] = await Promise.all([
-      direct(query),
-      send('/search', { service: 'bm25', query, limit: LIMIT }),
-    ]);
-    return rrfByHand([backend, bm25.scores], LIMIT);
+  /** Scores of a service called in process, without the HTTP layer. */
+  const serviceScores = (name) => async (query) =>
+    (await app.core.services.get('search', name).call({ query, limit: LIMIT })).value;
+  /** BM25's scores from irserve's `/search`, sent by `send`. */
+  const searchScores = (send) => async (query) =>
+    (await send('/search', { service: 'bm25', query, limit: LIMIT })).scores;
+  /** The caller's fusion: the back-end directly and irserve's BM25 (from `bm25`) side by side. */
+  const byHand = (bm25) => async (query) => {
+    const [backend, scores] = await Promise.all([direct(query), bm25(query)]);
+    return rrfByHand([backend, scores], LIMIT);
   };
   const sides = {
     direct: (query) => direct(query),
     search: (query) => inject('/search', { service: 'backend', query, limit: LIMIT }),
     http: (query) => http('/search', { service: 'backend', query, limit: LIMIT }),
-    clientFusion: byHand(inject),
+    clientFusion: byHand(searchScores(inject)),
     pipeline: (query) => inject('/pipeline', pipelineRequest(query)),
     // The same two over HTTP, as a client of a server calls them: one HTTP request each.
-    httpFusion: byHand(http),
+    httpFusion: byHand(searchScores(http)),
     httpPipeline: (query) => http('/pipeline', pipelineRequest(query)),
+    // Without the HTTP layer: irserve's services and pipeline runner called in process.
+    core: serviceScores('backend'),
+    coreFusion: byHand(serviceScores('bm25')),
+    corePipeline: (query) => app.core.pipelines.run(pipelineRequest(query)),
   };
   const chosen = Object.fromEntries(Object.entries(sides).filter(([name]) => SIDES.has(name)));
   const loaded = await compare(chosen);
@@ -659,6 +674,9 @@ const SIDE_ROWS = [
   ['{bm25,backend}RRF%100', 'pipeline', 'clientFusion', '  (against RRF by hand)'],
   ['driver + BM25 HTTP, by hand', 'httpFusion'],
   ['{bm25,backend}RRF%100, HTTP', 'httpPipeline', 'httpFusion', '  (against by hand, HTTP)'],
+  ['service, no HTTP', 'core', 'direct'],
+  ['by hand, BM25 service', 'coreFusion'],
+  ['pipeline runner, no HTTP', 'corePipeline', 'coreFusion', '  (against by hand, no HTTP)'],
 ];
 function printSides(name, { loaded, alone, phases = {} }) {
   console.log(
