@@ -1,4 +1,5 @@
 import { IrserveError, knownIrserveError } from '../errors.js';
+import { AbortScope, onAbort } from '../util/abort-scope.js';
 import { reasonOf } from './deadline.js';
 import { ItemFailure } from './item-failure.js';
 
@@ -44,7 +45,8 @@ interface Waiter<Req, Res> {
   resolve: (value: Res) => void;
   reject: (error: unknown) => void;
   signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
+  /** Stops listening to `signal` (set while the item is waited for). */
+  stopListening: (() => void) | undefined;
   queuedAt: number;
   /** The batch running this item, once dispatched. */
   flight: Flight<Req, Res> | undefined;
@@ -55,11 +57,11 @@ interface Flight<Req, Res> {
   /** Aborts when no item of the batch is waited for any more (the run's `signal`). */
   signal: AbortSignal;
   /**
-   * The controller of `signal`. None for a batch of one item that has a signal of its own:
+   * What aborts `signal`. None for a batch of one item that has a signal of its own:
    * that signal is the batch's (the item leaving is the batch losing its last waiter), which
    * spares an AbortController per request of a service that is seldom batched.
    */
-  controller: AbortController | undefined;
+  controller: AbortScope | undefined;
   /** Whether this batch no longer holds one of the `maxConcurrent` slots. */
   released: boolean;
 }
@@ -137,13 +139,12 @@ export class Batcher<Req, Res> {
         resolve,
         reject,
         signal,
-        onAbort: undefined,
+        stopListening: undefined,
         queuedAt: performance.now(),
         flight: undefined,
       };
       if (signal) {
-        waiter.onAbort = () => this.#abort(waiter);
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
+        waiter.stopListening = onAbort(signal, () => this.#abort(waiter));
       }
       this.#queue.push(waiter);
       this.#schedule();
@@ -222,11 +223,11 @@ export class Batcher<Req, Res> {
   #dispatch(): void {
     this.#clearTimers();
     const batch = this.#queue.splice(0, this.#options.maxSize);
-    let controller: AbortController | undefined;
+    let controller: AbortScope | undefined;
     const own = batch.length === 1 ? batch[0]!.signal : undefined;
     const flight: Flight<Req, Res> = {
       waiters: new Set(batch),
-      signal: own ?? (controller = new AbortController()).signal,
+      signal: own ?? (controller = new AbortScope()).signal,
       controller,
       released: false,
     };
@@ -296,7 +297,7 @@ export class Batcher<Req, Res> {
 
   #settle(flight: Flight<Req, Res>, waiter: Waiter<Req, Res>, result: Res | ItemFailure): void {
     if (!flight.waiters.delete(waiter)) return; // abandoned: already rejected
-    if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+    waiter.stopListening?.();
     if (result instanceof ItemFailure) waiter.reject(result.error);
     else waiter.resolve(result);
   }

@@ -1,4 +1,5 @@
 import { IrserveError } from '../errors.js';
+import { AbortScope, onAbort } from '../util/abort-scope.js';
 
 /** A signal that aborts at a deadline, or with a parent; `dispose` releases its timer. */
 export interface DeadlineSignal {
@@ -10,6 +11,8 @@ export interface DeadlineSignal {
 export function timeoutError(what: string): IrserveError {
   return new IrserveError('ERR_TIMEOUT', `${what} did not finish before its deadline`);
 }
+
+const none = (): void => undefined;
 
 /**
  * Combines `parent` (a client that went away) with a deadline (`Date.now()` milliseconds): the
@@ -26,22 +29,23 @@ export function deadlineSignal(
   what: string,
 ): DeadlineSignal {
   if (deadline === undefined || !Number.isFinite(deadline))
-    return { signal: parent, dispose: () => undefined };
-  const controller = new AbortController();
+    return { signal: parent, dispose: none };
+  const scope = new AbortScope();
   const remaining = deadline - Date.now();
   if (remaining <= 0) {
-    controller.abort(timeoutError(what));
-    return { signal: controller.signal, dispose: () => undefined };
+    scope.abort(timeoutError(what));
+    return { signal: scope.signal, dispose: none };
   }
-  const timer = setTimeout(() => controller.abort(timeoutError(what)), remaining);
-  const onParentAbort = () => controller.abort(parent?.reason);
+  const timer = setTimeout(() => scope.abort(timeoutError(what)), remaining);
+  const onParentAbort = () => scope.abort(parent?.reason);
+  let stopParent: () => void = none;
   if (parent?.aborted) onParentAbort();
-  else parent?.addEventListener('abort', onParentAbort, { once: true });
+  else if (parent) stopParent = onAbort(parent, onParentAbort);
   return {
-    signal: controller.signal,
+    signal: scope.signal,
     dispose: () => {
       clearTimeout(timer);
-      parent?.removeEventListener('abort', onParentAbort);
+      stopParent();
     },
   };
 }
@@ -60,18 +64,17 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
     return Promise.reject(reasonOf(signal));
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
+    const stop = onAbort(signal, () => {
       promise.catch(() => undefined);
       reject(reasonOf(signal));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
+    });
     promise.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        stop();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        stop();
         reject(error instanceof Error ? error : new Error(String(error)));
       },
     );

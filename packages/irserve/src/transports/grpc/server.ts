@@ -20,6 +20,7 @@ import { OPEN_RPCS, RPCS, type Rpc, type RpcName } from './rpcs.js';
 import { acceptLegacyMessages, undecodableReason } from './legacy-score.js';
 import { toStatus } from './status.js';
 import { failureLevel } from '../../util/error-logging.js';
+import { AbortScope } from '../../util/abort-scope.js';
 
 export interface GrpcServerOptions {
   /** Port to listen on; 0 picks a free one. */
@@ -67,7 +68,7 @@ function unary(name: RpcName, rpc: Rpc, deps: CallDeps) {
     const started = performance.now();
     const requestId = requestIdOf(call.metadata);
     // A cancelled call (client gone, deadline passed) stops waiting in batch queues.
-    const controller = new AbortController();
+    const controller = new AbortScope();
     call.on('cancelled', () =>
       controller.abort(new IrserveError('ERR_CLIENT_CLOSED', 'call cancelled by the client')),
     );

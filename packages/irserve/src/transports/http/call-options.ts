@@ -3,22 +3,24 @@ import { TIMEOUT_HEADER, parseTimeoutHeader } from '../../core/request-deadline.
 import { IrserveError } from '../../errors.js';
 import { HOPS_HEADER, MAX_HOPS } from '../../federation/hops.js';
 import type { CallOptions } from '../../registry/types.js';
+import { AbortScope } from '../../util/abort-scope.js';
 
 /**
  * A signal that aborts when the client closes its connection before the answer is sent: its
  * queued work is dropped and a running batch no one else waits for is abandoned.
  */
 function disconnectSignal(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
+  // A scope: the deadlines and batchers below it listen without event listeners.
+  const scope = new AbortScope();
   const response = reply.raw;
   response.once('close', () => {
     // writableEnded rather than writableFinished: once the answer is handed over there is no
     // work left to drop, and light-my-request (`inject`) closes before it counts as finished,
     // which made every injected request build an error and abort a signal for nothing.
     if (!response.writableEnded)
-      controller.abort(new IrserveError('ERR_CLIENT_CLOSED', 'client closed the connection'));
+      scope.abort(new IrserveError('ERR_CLIENT_CLOSED', 'client closed the connection'));
   });
-  return controller.signal;
+  return scope.signal;
 }
 
 /**

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { AbortScope, onAbort } from '../../src/util/abort-scope.js';
+import { deadlineSignal, raceAbort } from '../../src/processors/deadline.js';
+
+describe('AbortScope', () => {
+  it('aborts a real AbortSignal: event listeners and scope listeners are both told', () => {
+    const scope = new AbortScope();
+    const seen: string[] = [];
+    scope.signal.addEventListener('abort', () => seen.push(`event ${String(scope.signal.reason)}`));
+    onAbort(scope.signal, () => seen.push(`scope ${String(scope.signal.reason)}`));
+    scope.abort('gone');
+    expect(scope.signal.aborted).toBe(true);
+    expect(scope.signal.reason).toBe('gone');
+    expect(seen).toEqual(['event gone', 'scope gone']);
+  });
+
+  it('calls each listener once, in order, and a second abort changes nothing', () => {
+    const scope = new AbortScope();
+    const calls: number[] = [];
+    onAbort(scope.signal, () => calls.push(1));
+    onAbort(scope.signal, () => calls.push(2));
+    scope.abort(new Error('first'));
+    scope.abort(new Error('second'));
+    expect(calls).toEqual([1, 2]);
+    expect((scope.signal.reason as Error).message).toBe('first');
+  });
+
+  it('a listener that stopped listening is not called; stopping twice is harmless', () => {
+    const scope = new AbortScope();
+    const calls: string[] = [];
+    const stop = onAbort(scope.signal, () => calls.push('stopped'));
+    onAbort(scope.signal, () => calls.push('kept'));
+    stop();
+    stop();
+    scope.abort();
+    expect(calls).toEqual(['kept']);
+  });
+
+  it('never calls a listener added after the abort (as an AbortSignal does)', () => {
+    const scope = new AbortScope();
+    scope.abort();
+    let called = false;
+    const stop = onAbort(scope.signal, () => (called = true));
+    stop();
+    expect(called).toBe(false);
+  });
+
+  it('runs every listener even when one throws, then throws the first error', () => {
+    const scope = new AbortScope();
+    const calls: string[] = [];
+    onAbort(scope.signal, () => {
+      throw new Error('bad listener');
+    });
+    onAbort(scope.signal, () => calls.push('after'));
+    onAbort(scope.signal, () => {
+      throw new Error('second bad listener');
+    });
+    expect(() => scope.abort()).toThrow('bad listener');
+    expect(calls).toEqual(['after']);
+    expect(scope.signal.aborted).toBe(true);
+  });
+
+  it('a signal from anywhere else gets an event listener, removed by stop', () => {
+    const controller = new AbortController();
+    const calls: string[] = [];
+    const stop = onAbort(controller.signal, () => calls.push('stopped'));
+    onAbort(controller.signal, () => calls.push('kept'));
+    stop();
+    controller.abort();
+    controller.abort();
+    expect(calls).toEqual(['kept']);
+  });
+
+  it('carries a caller signal, a deadline and a race through one chain of scopes', async () => {
+    const caller = new AbortScope();
+    const deadline = deadlineSignal(Date.now() + 60_000, caller.signal, 'service "s"');
+    const pending = raceAbort(new Promise(() => undefined), deadline.signal);
+    caller.abort(new Error('client closed'));
+    await expect(pending).rejects.toThrow('client closed');
+    expect(deadline.signal?.reason).toBe(caller.signal.reason);
+    deadline.dispose();
+  });
+
+  it('times out a race at its deadline with ERR_TIMEOUT, and a disposed deadline stops listening', async () => {
+    const caller = new AbortScope();
+    const soon = deadlineSignal(Date.now() + 10, caller.signal, 'service "s"');
+    await expect(raceAbort(new Promise(() => undefined), soon.signal)).rejects.toMatchObject({
+      code: 'ERR_TIMEOUT',
+    });
+    soon.dispose();
+    const later = deadlineSignal(Date.now() + 60_000, caller.signal, 'service "t"');
+    later.dispose();
+    caller.abort(new Error('after dispose'));
+    expect(later.signal?.aborted).toBe(false);
+  });
+});
