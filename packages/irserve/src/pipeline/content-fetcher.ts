@@ -6,7 +6,8 @@ import type {
 } from '../collections/types.js';
 import type { Passage } from '../engines/contract.js';
 import { IrserveError } from '../errors.js';
-import { deadlineSignal, raceAbort } from '../processors/deadline.js';
+import { deadlineSignal } from '../processors/deadline.js';
+import { raceAbort } from '../util/abort-scope.js';
 import type { CallOptions } from '../registry/types.js';
 import type { BoundRerank } from './bound.js';
 import { planError } from './plan-error.js';

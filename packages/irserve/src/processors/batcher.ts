@@ -1,6 +1,5 @@
 import { IrserveError, knownIrserveError } from '../errors.js';
-import { AbortScope, onAbort } from '../util/abort-scope.js';
-import { reasonOf } from './deadline.js';
+import { AbortScope, onAbort, reasonOf } from '../util/abort-scope.js';
 import { ItemFailure } from './item-failure.js';
 
 /** What a batch run gets besides its items. */
@@ -59,7 +58,7 @@ interface Flight<Req, Res> {
   /**
    * What aborts `signal`. None for a batch of one item that has a signal of its own:
    * that signal is the batch's (the item leaving is the batch losing its last waiter), which
-   * spares an AbortController per request of a service that is seldom batched.
+   * spares a scope per request of a service that is seldom batched.
    */
   controller: AbortScope | undefined;
   /** Whether this batch no longer holds one of the `maxConcurrent` slots. */

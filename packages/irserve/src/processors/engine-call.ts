@@ -3,7 +3,7 @@ import { IrserveError, knownIrserveError } from '../errors.js';
 import type { RoleIO } from '../registry/types.js';
 import type { BatchContext } from './batcher.js';
 import { checkResults } from './check-results.js';
-import { raceAbort } from './deadline.js';
+import { raceAbort } from '../util/abort-scope.js';
 import type { ItemFailure } from './item-failure.js';
 
 type BatchMethod<R extends Capability> = (

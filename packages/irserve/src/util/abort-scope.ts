@@ -82,3 +82,42 @@ export function onAbort(signal: AbortSignal, listener: () => void): () => void {
   signal.addEventListener('abort', listener, { once: true });
   return () => signal.removeEventListener('abort', listener);
 }
+
+/**
+ * `promise`, or a rejection with the signal's reason as soon as it aborts: the caller stops
+ * waiting for work that may go on (an engine that ignores its signal) and is abandoned.
+ *
+ * @example
+ * await raceAbort(engine.searchBatch(requests, { signal }), signal);
+ */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) {
+    promise.catch(() => undefined); // abandoned: its late failure must not go unhandled
+    return Promise.reject(reasonOf(signal));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const stop = onAbort(signal, () => {
+      promise.catch(() => undefined);
+      reject(reasonOf(signal));
+    });
+    promise.then(
+      (value) => {
+        stop();
+        resolve(value);
+      },
+      (error: unknown) => {
+        stop();
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/** The abort reason as an Error (AbortSignal reasons may be any value). */
+export function reasonOf(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error
+    ? reason
+    : new Error(typeof reason === 'string' ? reason : 'aborted');
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AbortScope, onAbort } from '../../src/util/abort-scope.js';
-import { deadlineSignal, raceAbort } from '../../src/processors/deadline.js';
+import { AbortScope, onAbort, raceAbort } from '../../src/util/abort-scope.js';
+import { deadlineSignal } from '../../src/processors/deadline.js';
 
 describe('AbortScope', () => {
   it('aborts a real AbortSignal: event listeners and scope listeners are both told', () => {

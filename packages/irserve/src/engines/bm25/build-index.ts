@@ -5,6 +5,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import type { TextView } from '../../collections/types.js';
+import { raceAbort } from '../../util/abort-scope.js';
 import { startModuleWorker } from '../../util/module-worker.js';
 import type { Progress } from '../../util/progress.js';
 import type { BuildWorkerData, FromWorker, ToWorker } from './build-protocol.js';
@@ -103,14 +104,4 @@ export async function buildIndexFile(options: BuildOptions): Promise<IndexStats>
   } finally {
     await channel.terminate();
   }
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -68,9 +68,9 @@ function unary(name: RpcName, rpc: Rpc, deps: CallDeps) {
     const started = performance.now();
     const requestId = requestIdOf(call.metadata);
     // A cancelled call (client gone, deadline passed) stops waiting in batch queues.
-    const controller = new AbortScope();
+    const scope = new AbortScope();
     call.on('cancelled', () =>
-      controller.abort(new IrserveError('ERR_CLIENT_CLOSED', 'call cancelled by the client')),
+      scope.abort(new IrserveError('ERR_CLIENT_CLOSED', 'call cancelled by the client')),
     );
     const finish = (code: number) => {
       // Headers go out with the answer (one write), not ahead of it.
@@ -110,7 +110,7 @@ function unary(name: RpcName, rpc: Rpc, deps: CallDeps) {
       const options = {
         requestId,
         hops: hopsOf(call.metadata),
-        signal: controller.signal,
+        signal: scope.signal,
         ...deadlineOf(call),
       };
       return rpc(deps.core, call.request, { options, grpcPort: deps.port() });
