@@ -38,9 +38,11 @@ export function cutRanking(
   const ids = keys ?? Object.keys(scores);
   const count = ids.length;
   if (count <= n) return { scores, keys: ids, ranked };
-  // Scores in a typed array and the order as indexes into it: no pair per document, and no
+  // Scores in an array and the order as indexes into it: no pair per document, and no
   // comparator called from the sort builtin (both were most of the cut, with the garbage).
-  const values = new Float64Array(count);
+  // Plain arrays, not typed ones: a typed array this size gets a buffer outside the heap, which
+  // costs about five times more to make and burdens every young collection until it dies.
+  const values = new Array<number>(count);
   for (let i = 0; i < count; i++) values[i] = scores[ids[i]!]!;
   const order = isRanked(ids, values) ? undefined : rankedOrder(ids, values);
   const out = emptyScores();
@@ -65,14 +67,19 @@ export function cutRanking(
  * Whether document `a` ranks above document `b`: a higher score, or an equal one and a smaller
  * id (a NaN score, which no checked result holds, compares as a tie, as it always did here).
  */
-function ranksAbove(ids: readonly string[], values: Float64Array, a: number, b: number): boolean {
+function ranksAbove(
+  ids: readonly string[],
+  values: readonly number[],
+  a: number,
+  b: number,
+): boolean {
   const x = values[a]!;
   const y = values[b]!;
   return x > y || (!(x < y) && ids[a]! < ids[b]!);
 }
 
 /** Whether the map's own order is already the ranked order (engines usually fill them so). */
-function isRanked(ids: readonly string[], values: Float64Array): boolean {
+function isRanked(ids: readonly string[], values: readonly number[]): boolean {
   for (let i = 1; i < ids.length; i++) if (!ranksAbove(ids, values, i - 1, i)) return false;
   return true;
 }
@@ -81,10 +88,10 @@ function isRanked(ids: readonly string[], values: Float64Array): boolean {
  * The indexes of `ids` in ranked order, by a bottom-up merge sort whose comparison is inlined.
  * Ids are distinct, so the order is total and any correct sort gives this same result.
  */
-function rankedOrder(ids: readonly string[], values: Float64Array): Int32Array {
+function rankedOrder(ids: readonly string[], values: readonly number[]): number[] {
   const count = ids.length;
-  let from = new Int32Array(count);
-  let to = new Int32Array(count);
+  let from = new Array<number>(count);
+  let to = new Array<number>(count);
   for (let i = 0; i < count; i++) from[i] = i;
   for (let width = 1; width < count; width *= 2) {
     for (let low = 0; low < count; low += 2 * width) {

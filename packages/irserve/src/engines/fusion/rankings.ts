@@ -42,8 +42,9 @@ export function forEachRank(
   visit: (id: string, rank: number) => void,
   ids: readonly string[] = Object.keys(scores),
 ): void {
-  // Each score read once (a lookup in a dictionary-mode map is the costly part of a pass).
-  const values = new Float64Array(ids.length);
+  // Each score read once (a lookup in a dictionary-mode map is the costly part of a pass), into
+  // a plain array: a typed array gets a buffer outside the heap, costlier to make and collect.
+  const values = new Array<number>(ids.length);
   for (let i = 0; i < ids.length; i++) values[i] = scores[ids[i]!]!;
   // Engines fill their maps best first: then the keys' own order is the sorted order (the sort
   // is stable), and no pair per document is made or sorted.
@@ -60,13 +61,13 @@ export function forEachRank(
 }
 
 /** Indexes of `values` by descending value, equal values in their own order (a stable sort). */
-function byScore(values: Float64Array): number[] {
+function byScore(values: readonly number[]): number[] {
   const order = Array.from(values.keys());
   return order.sort((x, y) => values[y]! - values[x]!);
 }
 
 /** Whether `values` (the map's scores in its own key order) never increase (NaN never does). */
-function isBestFirst(values: Float64Array): boolean {
+function isBestFirst(values: readonly number[]): boolean {
   let previous = Infinity;
   for (const score of values) {
     if (!(score <= previous)) return false;
