@@ -5,13 +5,14 @@
 import type { Logger } from 'pino';
 import type { CollectionCatalog, ContentService } from '../collections/types.js';
 import type { ServiceLookup } from '../registry/types.js';
+import type { Abortable } from '../util/abort-scope.js';
 
 /** Runs `/pipeline` requests; built by the pipeline module. */
 export interface PipelineRunner {
   /** Validates, plans and runs one request body; returns the response envelope. */
   run(
     body: unknown,
-    options?: { requestId?: string; signal?: AbortSignal },
+    options?: { requestId?: string; signal?: Abortable },
   ): Promise<Record<string, unknown>>;
   /** Named sub-pipelines from the config, as `/avail` lists them. */
   aliases(): Record<string, string>;
@@ -24,7 +25,7 @@ export interface PipelineRunner {
     pipeline: string,
     query: string,
     passages: readonly string[],
-    options?: { requestId?: string; signal?: AbortSignal },
+    options?: { requestId?: string; signal?: Abortable },
   ): Promise<Record<string, number>>;
 }
 

@@ -1,11 +1,11 @@
 import { IrserveError, knownIrserveError } from '../errors.js';
-import { AbortScope, onAbort, reasonOf } from '../util/abort-scope.js';
+import { AbortScope, onAbort, reasonOf, type Abortable } from '../util/abort-scope.js';
 import { ItemFailure } from './item-failure.js';
 
 /** What a batch run gets besides its items. */
 export interface BatchContext {
   /** Aborts when no item of the batch is waited for any more (every one timed out or left). */
-  signal: AbortSignal;
+  signal: Abortable;
 }
 
 export interface BatcherOptions<Req, Res> {
@@ -43,7 +43,7 @@ interface Waiter<Req, Res> {
   item: Req;
   resolve: (value: Res) => void;
   reject: (error: unknown) => void;
-  signal: AbortSignal | undefined;
+  signal: Abortable | undefined;
   /** Stops listening to `signal` (set while the item is waited for). */
   stopListening: (() => void) | undefined;
   queuedAt: number;
@@ -54,7 +54,7 @@ interface Waiter<Req, Res> {
 interface Flight<Req, Res> {
   waiters: Set<Waiter<Req, Res>>;
   /** Aborts when no item of the batch is waited for any more (the run's `signal`). */
-  signal: AbortSignal;
+  signal: Abortable;
   /**
    * What aborts `signal`. None for a batch of one item that has a signal of its own:
    * that signal is the batch's (the item leaving is the batch losing its last waiter), which
@@ -117,7 +117,7 @@ export class Batcher<Req, Res> {
   }
 
   /** Queues one item; resolves with its result or rejects with its own error. */
-  submit(item: Req, signal?: AbortSignal): Promise<Res> {
+  submit(item: Req, signal?: Abortable): Promise<Res> {
     if (this.#closed)
       return Promise.reject(
         new IrserveError('ERR_SHUTTING_DOWN', 'the server is shutting down', { retryAfter: 5 }),
@@ -226,7 +226,7 @@ export class Batcher<Req, Res> {
     const own = batch.length === 1 ? batch[0]!.signal : undefined;
     const flight: Flight<Req, Res> = {
       waiters: new Set(batch),
-      signal: own ?? (controller = new AbortScope()).signal,
+      signal: own ?? (controller = new AbortScope()),
       controller,
       released: false,
     };

@@ -10,6 +10,7 @@ import { deadlineSignal, type DeadlineSignal } from './deadline.js';
 import { dedupeBatch, engineBatchCall } from './engine-call.js';
 import { unwrapItem } from './item-failure.js';
 import type { SharedDeadlineSignal } from './shared-deadlines.js';
+import type { Abortable } from '../util/abort-scope.js';
 
 export type ProcessorKind = 'batch' | 'single' | 'minimal';
 
@@ -121,7 +122,7 @@ export function buildService<R extends Capability>(spec: ServiceSpec<R>): BuiltS
   const log = spec.logger;
   const what = `service "${spec.name}"`;
   let batcher: Batcher<Req, Res> | undefined;
-  let run: (request: Req, signal: AbortSignal | undefined) => Promise<Res>;
+  let run: (request: Req, signal: Abortable | undefined) => Promise<Res>;
 
   if (spec.processor === 'batch') {
     const b = new Batcher<Req, Res>({

@@ -1,9 +1,9 @@
 import { IrserveError } from '../errors.js';
-import { AbortScope, onAbort } from '../util/abort-scope.js';
+import { AbortScope, onAbort, type Abortable } from '../util/abort-scope.js';
 
-/** A signal that aborts at a deadline, or with a parent; `dispose` releases its timer. */
+/** What aborts at a deadline, or with a parent; `dispose` releases its timer. */
 export interface DeadlineSignal {
-  signal: AbortSignal | undefined;
+  signal: Abortable | undefined;
   dispose: () => void;
 }
 
@@ -25,7 +25,7 @@ const none = (): void => undefined;
  */
 export function deadlineSignal(
   deadline: number | undefined,
-  parent: AbortSignal | undefined,
+  parent: Abortable | undefined,
   what: string,
 ): DeadlineSignal {
   if (deadline === undefined || !Number.isFinite(deadline))
@@ -34,7 +34,7 @@ export function deadlineSignal(
   const remaining = deadline - Date.now();
   if (remaining <= 0) {
     scope.abort(timeoutError(what));
-    return { signal: scope.signal, dispose: none };
+    return { signal: scope, dispose: none };
   }
   const timer = setTimeout(() => scope.abort(timeoutError(what)), remaining);
   const onParentAbort = () => scope.abort(parent?.reason);
@@ -42,7 +42,7 @@ export function deadlineSignal(
   if (parent?.aborted) onParentAbort();
   else if (parent) stopParent = onAbort(parent, onParentAbort);
   return {
-    signal: scope.signal,
+    signal: scope,
     dispose: () => {
       clearTimeout(timer);
       stopParent();

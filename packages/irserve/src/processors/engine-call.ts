@@ -3,7 +3,7 @@ import { IrserveError, knownIrserveError } from '../errors.js';
 import type { RoleIO } from '../registry/types.js';
 import type { BatchContext } from './batcher.js';
 import { checkResults } from './check-results.js';
-import { raceAbort } from '../util/abort-scope.js';
+import { AbortScope, raceAbort, type Abortable } from '../util/abort-scope.js';
 import type { ItemFailure } from './item-failure.js';
 
 type BatchMethod<R extends Capability> = (
@@ -52,7 +52,7 @@ export function engineBatchCall<R extends Capability>(
       const call = (method as BatchMethod<R>).call(
         engine,
         requests,
-        signal ? { signal } : undefined,
+        signal ? batchOptions(signal) : undefined,
       );
       results = await raceAbort(call, signal);
     } catch (error) {
@@ -66,6 +66,19 @@ export function engineBatchCall<R extends Capability>(
     }
     if (!checked) return results as RoleIO[R]['result'][];
     return checkResults(role, service, requests, results, keysOf);
+  };
+}
+
+/**
+ * An engine's `{ signal }`. A scope's AbortSignal is made only if the engine reads it: most
+ * engines never do, and making one costs about 6-9 µs (see AbortScope).
+ */
+function batchOptions(signal: Abortable): { signal?: AbortSignal } {
+  if (!(signal instanceof AbortScope)) return { signal };
+  return {
+    get signal() {
+      return signal.signal;
+    },
   };
 }
 

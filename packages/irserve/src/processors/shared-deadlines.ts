@@ -1,9 +1,10 @@
+import type { Abortable } from '../util/abort-scope.js';
 import { deadlineSignal, timeoutError, type DeadlineSignal } from './deadline.js';
 
 /** One signal shared by the calls of a request with the same deadline and parent. */
 interface Entry {
   readonly deadline: number;
-  readonly parent: AbortSignal | undefined;
+  readonly parent: Abortable | undefined;
   /** A plain deadline signal (its timer, and its listener on the parent). */
   readonly shared: DeadlineSignal;
   users: number;
@@ -29,7 +30,7 @@ export class SharedDeadlines {
   /** A signal for a call with `deadline` (`Date.now()` milliseconds) and `parent`. */
   acquire(
     deadline: number | undefined,
-    parent: AbortSignal | undefined,
+    parent: Abortable | undefined,
     what: string,
   ): SharedDeadlineSignal {
     // Nothing to share without a timer: no deadline, or one already passed or aborted.
@@ -51,7 +52,7 @@ export class SharedDeadlines {
     };
   }
 
-  #find(deadline: number, parent: AbortSignal | undefined): Entry | undefined {
+  #find(deadline: number, parent: Abortable | undefined): Entry | undefined {
     for (const entry of this.#entries) {
       if (entry.deadline === deadline && entry.parent === parent && !entry.shared.signal?.aborted)
         return entry;
@@ -59,7 +60,7 @@ export class SharedDeadlines {
     return undefined;
   }
 
-  #open(deadline: number, parent: AbortSignal | undefined, what: string): Entry {
+  #open(deadline: number, parent: Abortable | undefined, what: string): Entry {
     const entry: Entry = {
       deadline,
       parent,

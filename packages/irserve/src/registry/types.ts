@@ -13,6 +13,7 @@ import type {
   SearchRequest,
   SparseVector,
 } from '../engines/contract.js';
+import type { Abortable } from '../util/abort-scope.js';
 import type { SharedDeadlines } from '../processors/shared-deadlines.js';
 
 /** Request and result types of each role and extra capability. */
@@ -26,8 +27,12 @@ export interface RoleIO {
 }
 
 export interface CallOptions {
-  /** Aborts the call (a client that went away): queued work is dropped, running work abandoned. */
-  signal?: AbortSignal;
+  /**
+   * Aborts the call (a client that went away): queued work is dropped, running work abandoned.
+   * An AbortSignal, or an AbortScope (irserve's transports pass one: no AbortSignal is made
+   * unless an engine asks for it).
+   */
+  signal?: Abortable;
   /**
    * When the caller stops waiting, in `Date.now()` milliseconds: work still queued then is
    * dropped, an engine call still running is abandoned, and the call fails with ERR_TIMEOUT.

@@ -1,10 +1,11 @@
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callOptions } from '../../src/transports/http/call-options.js';
+import type { Abortable } from '../../src/util/abort-scope.js';
 
 /** A server whose one route keeps the signal of each request's call options. */
 function serverKeepingSignals() {
-  const signals: AbortSignal[] = [];
+  const signals: Abortable[] = [];
   const server = Fastify();
   server.post('/x', async (request, reply) => {
     const options = callOptions(request, reply);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Batcher } from '../../src/processors/batcher.js';
 import { IrserveError } from '../../src/errors.js';
 import { ItemFailure } from '../../src/processors/item-failure.js';
+import type { Abortable } from '../../src/util/abort-scope.js';
 
 function recordingBatcher(
   options: Partial<ConstructorParameters<typeof Batcher<number, number>>[0]> = {},
@@ -232,7 +233,7 @@ describe('Batcher: isolation', () => {
 });
 
 describe('Batcher: deadlines and abandoned work', () => {
-  const hangingBatcher = (calls: { signal: AbortSignal }[], maxConcurrent = 1) =>
+  const hangingBatcher = (calls: { signal: Abortable }[], maxConcurrent = 1) =>
     new Batcher<number, number>({
       maxSize: 4,
       maxWaitMs: 0,
@@ -246,7 +247,7 @@ describe('Batcher: deadlines and abandoned work', () => {
     });
 
   it('rejects a running item at its deadline and tells the engine through the signal', async () => {
-    const calls: { signal: AbortSignal }[] = [];
+    const calls: { signal: Abortable }[] = [];
     const batcher = hangingBatcher(calls);
     const controller = new AbortController();
     const pending = batcher.submit(1, controller.signal);
@@ -257,7 +258,7 @@ describe('Batcher: deadlines and abandoned work', () => {
   });
 
   it('frees the slot of an abandoned batch, so a hung engine does not block the service', async () => {
-    const calls: { signal: AbortSignal }[] = [];
+    const calls: { signal: Abortable }[] = [];
     const batcher = hangingBatcher(calls);
     const controller = new AbortController();
     const hung = batcher.submit(1, controller.signal);
@@ -268,7 +269,7 @@ describe('Batcher: deadlines and abandoned work', () => {
   });
 
   it('drops queued work past its deadline before it reaches the engine', async () => {
-    const calls: { signal: AbortSignal }[] = [];
+    const calls: { signal: Abortable }[] = [];
     const batcher = hangingBatcher(calls);
     void batcher.submit(1).catch(() => undefined); // occupies the only slot, forever
     await new Promise((r) => setTimeout(r, 5));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AbortScope, onAbort, raceAbort } from '../../src/util/abort-scope.js';
+import { AbortScope, onAbort, raceAbort, signalOf } from '../../src/util/abort-scope.js';
 import { deadlineSignal } from '../../src/processors/deadline.js';
+import { countAbortControllers } from '../helpers/count-abort-controllers.js';
 
 describe('AbortScope', () => {
   it('aborts a real AbortSignal: event listeners and scope listeners are both told', () => {
@@ -92,5 +93,57 @@ describe('AbortScope', () => {
     later.dispose();
     caller.abort(new Error('after dispose'));
     expect(later.signal?.aborted).toBe(false);
+  });
+});
+
+describe('AbortScope: its AbortSignal, made on demand', () => {
+  it('aborts, is listened to and races without ever making an AbortSignal', async () => {
+    const made = await countAbortControllers(async () => {
+      const scope = new AbortScope();
+      const calls: string[] = [];
+      onAbort(scope, () => calls.push('listener'));
+      const pending = raceAbort(new Promise(() => undefined), scope);
+      scope.abort(new Error('gone'));
+      await expect(pending).rejects.toThrow('gone');
+      expect(calls).toEqual(['listener']);
+      expect(scope.aborted).toBe(true);
+      expect((scope.reason as Error).message).toBe('gone');
+    });
+    expect(made).toBe(0);
+  });
+
+  it('makes one signal, the same each time, aborted already when asked for after the abort', () => {
+    const scope = new AbortScope();
+    scope.abort('late');
+    const signal = scope.signal;
+    expect(signal).toBe(scope.signal);
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe('late');
+  });
+
+  it('tells listeners on the scope and on its signal alike, event listeners first', () => {
+    const scope = new AbortScope();
+    const seen: string[] = [];
+    onAbort(scope, () => seen.push('scope'));
+    onAbort(scope.signal, () => seen.push('signal'));
+    scope.signal.addEventListener('abort', () => seen.push('event'));
+    scope.abort();
+    expect(seen).toEqual(['event', 'scope', 'signal']);
+  });
+
+  it('gives an AbortError as its reason when aborted without one, as AbortController does', () => {
+    const scope = new AbortScope();
+    scope.abort();
+    expect(scope.reason).toBeInstanceOf(DOMException);
+    expect((scope.reason as DOMException).name).toBe('AbortError');
+    expect(scope.signal.reason).toBe(scope.reason);
+  });
+
+  it("signalOf gives a scope's signal, a signal itself, and undefined for none", () => {
+    const scope = new AbortScope();
+    const controller = new AbortController();
+    expect(signalOf(scope)).toBe(scope.signal);
+    expect(signalOf(controller.signal)).toBe(controller.signal);
+    expect(signalOf(undefined)).toBeUndefined();
   });
 });

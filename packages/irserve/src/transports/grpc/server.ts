@@ -110,7 +110,7 @@ function unary(name: RpcName, rpc: Rpc, deps: CallDeps) {
       const options = {
         requestId,
         hops: hopsOf(call.metadata),
-        signal: scope.signal,
+        signal: scope,
         ...deadlineOf(call),
       };
       return rpc(deps.core, call.request, { options, grpcPort: deps.port() });

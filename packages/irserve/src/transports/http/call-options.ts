@@ -6,10 +6,10 @@ import type { CallOptions } from '../../registry/types.js';
 import { AbortScope } from '../../util/abort-scope.js';
 
 /**
- * A signal that aborts when the client closes its connection before the answer is sent: its
+ * What aborts when the client closes its connection before the answer is sent: its
  * queued work is dropped and a running batch no one else waits for is abandoned.
  */
-function disconnectSignal(reply: FastifyReply): AbortSignal {
+function disconnectSignal(reply: FastifyReply): AbortScope {
   // A scope: the deadlines and batchers below it listen without event listeners.
   const scope = new AbortScope();
   const response = reply.raw;
@@ -20,7 +20,7 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
     if (!response.writableEnded)
       scope.abort(new IrserveError('ERR_CLIENT_CLOSED', 'client closed the connection'));
   });
-  return scope.signal;
+  return scope;
 }
 
 /**
