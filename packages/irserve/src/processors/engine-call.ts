@@ -71,7 +71,9 @@ export function engineBatchCall<R extends Capability>(
 
 /**
  * An engine's `{ signal }`. A scope's AbortSignal is made only if the engine reads it: most
- * engines never do, and making one costs about 6-9 µs (see AbortScope).
+ * engines never do, and making one costs about 6-9 µs (see AbortScope). The getter is an own
+ * property of a literal (about 1 µs to make, where a class's would take 0.05) so that an engine
+ * that passes its options on as `{ ...options }` passes the signal too.
  */
 function batchOptions(signal: Abortable): { signal?: AbortSignal } {
   if (!(signal instanceof AbortScope)) return { signal };

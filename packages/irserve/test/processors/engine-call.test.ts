@@ -32,6 +32,19 @@ describe('engineBatchCall: the signal an engine gets', () => {
     expect((seen[0]!.reason as Error).message).toBe('left');
   });
 
+  it('keeps the signal in a copy an engine makes of its options ({ ...options })', async () => {
+    const copies: BatchOptions[] = [];
+    const engine = {
+      searchBatch: async (requests: SearchRequest[], options?: BatchOptions) => {
+        copies.push({ ...options });
+        return requests.map(() => ({}));
+      },
+    };
+    const scope = new AbortScope();
+    await engineBatchCall(engine, 'search', 's')([request], { signal: scope });
+    expect(copies[0]!.signal).toBe(scope.signal);
+  });
+
   it("passes a caller's own AbortSignal through as it is", async () => {
     const seen: (AbortSignal | undefined)[] = [];
     const engine = {
