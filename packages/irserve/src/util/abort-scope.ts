@@ -5,8 +5,8 @@ type ScopedSignal = AbortSignal & { [SCOPE]?: AbortScope };
 
 /**
  * What irserve's own code listens to for an abort: an AbortScope of its own, or a caller's
- * AbortSignal. Both have `aborted` and `reason`; `onAbort`, `raceAbort` and `reasonOf` take
- * either, and `signalOf` gives the AbortSignal an engine or a library needs.
+ * AbortSignal. Both have `aborted` and `reason`, and `onAbort`, `raceAbort` and `reasonOf` take
+ * either; a scope's `signal` is the AbortSignal to hand to an engine or a library.
  */
 export type Abortable = AbortScope | AbortSignal;
 
@@ -87,13 +87,6 @@ export class AbortScope {
     const index = listeners.indexOf(listener);
     if (index >= 0) listeners.splice(index, 1);
   }
-}
-
-/** The AbortSignal of `abortable` (a scope's, made on first use), for engines and libraries. */
-export function signalOf(abortable: Abortable): AbortSignal;
-export function signalOf(abortable: Abortable | undefined): AbortSignal | undefined;
-export function signalOf(abortable: Abortable | undefined): AbortSignal | undefined {
-  return abortable instanceof AbortScope ? abortable.signal : abortable;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AbortScope, onAbort, raceAbort, signalOf } from '../../src/util/abort-scope.js';
+import { AbortScope, onAbort, raceAbort } from '../../src/util/abort-scope.js';
 import { deadlineSignal } from '../../src/processors/deadline.js';
 import { countAbortControllers } from '../helpers/count-abort-controllers.js';
 
@@ -137,13 +137,5 @@ describe('AbortScope: its AbortSignal, made on demand', () => {
     expect(scope.reason).toBeInstanceOf(DOMException);
     expect((scope.reason as DOMException).name).toBe('AbortError');
     expect(scope.signal.reason).toBe(scope.reason);
-  });
-
-  it("signalOf gives a scope's signal, a signal itself, and undefined for none", () => {
-    const scope = new AbortScope();
-    const controller = new AbortController();
-    expect(signalOf(scope)).toBe(scope.signal);
-    expect(signalOf(controller.signal)).toBe(controller.signal);
-    expect(signalOf(undefined)).toBeUndefined();
   });
 });
