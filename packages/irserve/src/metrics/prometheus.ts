@@ -59,24 +59,25 @@ function series(registry: Registry) {
       LATENCY_BUCKETS,
       registry,
     ),
-    cacheHits: new Counter({
-      name: 'irserve_cache_hits_total',
-      help: 'Cache lookups answered from the store.',
-      labelNames: cache,
-      registers,
-    }),
-    cacheMisses: new Counter({
-      name: 'irserve_cache_misses_total',
-      help: 'Cache lookups that went on to compute.',
-      labelNames: cache,
-      registers,
-    }),
-    cacheEvictions: new Counter({
-      name: 'irserve_cache_evictions_total',
-      help: 'Entries removed by the in-memory store: reason "size" (LRU) or "ttl" (expired).',
-      labelNames: [...cache, 'reason'],
-      registers,
-    }),
+    // Counted on every cache lookup: irserve's own series too, bound once per cache.
+    cacheHits: new LocalCounter(
+      'irserve_cache_hits_total',
+      'Cache lookups answered from the store.',
+      cache,
+      registry,
+    ),
+    cacheMisses: new LocalCounter(
+      'irserve_cache_misses_total',
+      'Cache lookups that went on to compute.',
+      cache,
+      registry,
+    ),
+    cacheEvictions: new LocalCounter(
+      'irserve_cache_evictions_total',
+      'Entries removed by the in-memory store: reason "size" (LRU) or "ttl" (expired).',
+      [...cache, 'reason'],
+      registry,
+    ),
     relayCalls: new Counter({
       name: 'irserve_relay_calls_total',
       help: 'Calls relayed to imported remotes, by outcome.',
@@ -151,10 +152,14 @@ export function createPrometheusMetrics(options: { version: string }): AppMetric
         watchQueue: (depth) => queues.push({ labels: { service, role }, depth }),
       };
     },
-    cache: (labels: CacheLabels) => (event: CacheEvent) => {
-      if (event === 'hit') s.cacheHits.inc({ ...labels });
-      else if (event === 'miss') s.cacheMisses.inc({ ...labels });
-      else s.cacheEvictions.inc({ ...labels, reason: event === 'evicted' ? 'size' : 'ttl' });
+    cache: (labels: CacheLabels) => {
+      const counters: Record<CacheEvent, () => void> = {
+        hit: s.cacheHits.series({ ...labels }),
+        miss: s.cacheMisses.series({ ...labels }),
+        evicted: s.cacheEvictions.series({ ...labels, reason: 'size' }),
+        expired: s.cacheEvictions.series({ ...labels, reason: 'ttl' }),
+      };
+      return (event: CacheEvent) => counters[event]();
     },
     relayCall: (remote, role, seconds, ok) => {
       s.relayCalls.inc({ remote, role, outcome: ok ? 'ok' : 'error' });

@@ -103,6 +103,30 @@ describe('LocalHistogram and LocalCounter', () => {
     expect(await ours.metrics()).toBe(await theirs.metrics());
   });
 
+  it('bound counters (series) count as inc does, and start again after a reset', async () => {
+    const theirs = new Registry();
+    const ours = new Registry();
+    const labelNames = ['service', 'role', 'store'];
+    const labels = { service: 's', role: 'search', store: 'memory' };
+    const c = new Counter({ name: 'k_total', help: 'k', labelNames, registers: [theirs] });
+    const local = new LocalCounter('k_total', 'k', labelNames, ours);
+    const bound = local.series(labels);
+    // Nothing counted: no series (binding one creates none).
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+    for (let i = 0; i < 3; i++) {
+      c.inc(labels);
+      bound();
+    }
+    c.inc({ ...labels, store: 'redis' });
+    local.inc({ ...labels, store: 'redis' });
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+    c.reset();
+    local.reset();
+    c.inc(labels);
+    bound();
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+  });
+
   it('refuses a value that is not a finite number, as prom-client does', () => {
     const local = new LocalHistogram('x', 'x', ['service'], [1], new Registry());
     expect(() => local.observe({ service: 's' }, NaN)).toThrow(TypeError);
