@@ -3,11 +3,11 @@ import type { Registry } from 'prom-client';
 /**
  * A histogram and a counter kept by irserve and read by prom-client's registry at scrape time,
  * for the series recorded on every request (request count and duration, batch size, engine
- * time, cache lookups). They give the same exposition and JSON as prom-client's `Histogram` and `Counter` (a
- * test compares them) at a fraction of the cost per event: prom-client checks the label names,
- * builds a hash string and turns the bucket bound into a string key on every observation (2-3
- * µs, five or six times per pipeline request); here a label set is looked up once by its
- * values (or bound once, `series`) and an observation adds to a typed array.
+ * time, cache lookups). They give the same exposition and JSON as prom-client's `Histogram` and
+ * `Counter` (a test compares them) at a fraction of the cost per event: prom-client checks the
+ * label names, builds a hash string and turns the bucket bound into a string key on every
+ * observation (2-3 µs, five or six times per pipeline request); here a label set is looked up
+ * once by its values (or bound once, `series`) and an observation adds to a typed array.
  */
 
 /** A label set: label name to value (an interface such as RequestLabels, hence `object`). */
