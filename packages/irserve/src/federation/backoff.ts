@@ -1,3 +1,5 @@
+import { reasonOf } from '../util/abort-scope.js';
+
 /**
  * Delay before retry number `attempt` (0-based): exponential from `baseMs`, capped at `capMs`,
  * with full jitter so that many clients retrying together do not synchronise.
@@ -14,22 +16,14 @@ export function backoffDelay(
 
 export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(abortReason(signal));
+    if (signal?.aborted) return reject(reasonOf(signal));
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener(
       'abort',
       () => {
         clearTimeout(timer);
-        reject(abortReason(signal));
+        reject(reasonOf(signal));
       },
       { once: true },
     );
   });
-
-/** The abort reason as an Error (AbortSignal reasons may be any value). */
-export function abortReason(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  return reason instanceof Error
-    ? reason
-    : new Error(typeof reason === 'string' ? reason : 'aborted');
-}
