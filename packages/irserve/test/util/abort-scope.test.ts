@@ -26,16 +26,24 @@ describe('AbortScope', () => {
     expect((scope.signal.reason as Error).message).toBe('first');
   });
 
-  it('a listener that stopped listening is not called; stopping twice is harmless', () => {
-    const scope = new AbortScope();
-    const calls: string[] = [];
-    const stop = onAbort(scope.signal, () => calls.push('stopped'));
-    onAbort(scope.signal, () => calls.push('kept'));
-    stop();
-    stop();
-    scope.abort();
-    expect(calls).toEqual(['kept']);
-  });
+  // A scope's signal keeps its listeners in the scope's list; any other gets event listeners.
+  it.each([
+    ['the signal of a scope', () => new AbortScope()],
+    ['a signal from anywhere else', () => new AbortController()],
+  ])(
+    '%s: a listener that stopped listening is not called; stopping or aborting twice is harmless',
+    (_, make) => {
+      const source = make();
+      const calls: string[] = [];
+      const stop = onAbort(source.signal, () => calls.push('stopped'));
+      onAbort(source.signal, () => calls.push('kept'));
+      stop();
+      stop();
+      source.abort();
+      source.abort();
+      expect(calls).toEqual(['kept']);
+    },
+  );
 
   it('never calls a listener added after the abort (as an AbortSignal does)', () => {
     const scope = new AbortScope();
@@ -59,17 +67,6 @@ describe('AbortScope', () => {
     expect(() => scope.abort()).toThrow('bad listener');
     expect(calls).toEqual(['after']);
     expect(scope.signal.aborted).toBe(true);
-  });
-
-  it('a signal from anywhere else gets an event listener, removed by stop', () => {
-    const controller = new AbortController();
-    const calls: string[] = [];
-    const stop = onAbort(controller.signal, () => calls.push('stopped'));
-    onAbort(controller.signal, () => calls.push('kept'));
-    stop();
-    controller.abort();
-    controller.abort();
-    expect(calls).toEqual(['kept']);
   });
 
   it('carries a caller signal, a deadline and a race through one chain of scopes', async () => {
