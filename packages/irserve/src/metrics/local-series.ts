@@ -183,9 +183,9 @@ export class LocalCounter {
   /** A counter of one label set, for a caller that counts under it again and again. */
   series(labels: Labels): () => void {
     const key = keyOf(this.#names, labels);
-    // Looked up again only when a reset has dropped it.
+    // By the key made once (a reset drops the series: it is made again at the next count).
     return () => {
-      (this.#series.get(key) ?? this.#seriesOf(key, labels)).value += 1;
+      this.#seriesOf(key, labels).value += 1;
     };
   }
 
