@@ -3,7 +3,7 @@
 //   npm run build && node bench/backends.mjs [--docs 5000] [--queries 400] [--concurrency 8] [--rounds 3]
 //     [--latency_rounds 1] [--v8 irserve|node]
 //     [--only instant,postgresql,sphinx,redis] [--pin auto|off|BENCH_CPUS/SERVER_CPUS]
-//     [--sides direct,search,http,clientFusion,pipeline,httpFusion,httpPipeline] [--phases]
+//     [--sides direct,search,http,clientFusion,pipeline,httpFusion,httpPipeline,hop] [--phases]
 //     (also, not run by default: --sides core,coreFusion,corePipeline)
 //
 // For each back-end this machine can run (PostgreSQL from Debian `postgresql`, Sphinx
@@ -25,6 +25,15 @@
 // through irserve's back-end engine goes: before the engine is entered, in it, and after it
 // (medians, ms; two clock reads are added to every engine call).
 //
+// `hop`: no irserve, a plain node:http server on loopback answering 100 scores. Called over HTTP,
+// the pipeline makes one hop more in a row than fusion by hand does (the caller reaches irserve
+// and the back-end at once; the pipeline reaches irserve, then irserve the back-end), so its
+// added p50 with 1 in flight holds that hop, which this side measures on the same machine.
+//
+// Added p50, share of q/s and added CPU are given over the whole run, then as the median over
+// turns of the two sides' difference in the same turn, which a drift of the back-end's queue or
+// of the machine's speed during the run does not move.
+//
 // `--sides core,coreFusion,corePipeline` (not in the defaults): the same calls without the HTTP
 // layer, to tell irserve's pipeline machinery from its HTTP work: the back-end's service called in
 // process, fusion by hand with BM25's service called in process, and the pipeline runner called
@@ -38,7 +47,7 @@
 // them. The pinning is printed with the figures.
 import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -61,7 +70,7 @@ const { values } = parseArgs({
     pin: { type: 'string', default: 'auto' },
     sides: {
       type: 'string',
-      default: 'direct,search,http,clientFusion,pipeline,httpFusion,httpPipeline',
+      default: 'direct,search,http,clientFusion,pipeline,httpFusion,httpPipeline,hop',
     },
     v8: { type: 'string', default: 'irserve' },
     phases: { type: 'boolean', default: false },
@@ -214,7 +223,11 @@ async function compare(sides, { inFlight = CONCURRENCY, rounds = ROUNDS } = {}) 
         total.seconds += run.seconds;
         total.cpuSeconds += run.cpuSeconds;
         const count = run.latencies.length;
-        total.turns.push({ qps: count / run.seconds, cpuMs: (1000 * run.cpuSeconds) / count });
+        total.turns.push({
+          qps: count / run.seconds,
+          cpuMs: (1000 * run.cpuSeconds) / count,
+          p50: median(run.latencies),
+        });
       }
   return Object.fromEntries(
     [...totals].map(([name, { latencies, seconds, cpuSeconds, turns }]) => {
@@ -228,12 +241,18 @@ async function compare(sides, { inFlight = CONCURRENCY, rounds = ROUNDS } = {}) 
 
 /**
  * The median over turns of `side`'s q/s as a share of `base`'s (the two ran in the same turn,
- * one after the other), and of the CPU per query it adds.
+ * one after the other), of the CPU per query it adds, and of the p50 it adds. Paired by turn,
+ * a drift of the back-end's queue or of the machine's speed during the run cancels out, where
+ * the p50 over the whole run carries it (a back-end whose own p50 is 30 ms under load moves by
+ * more than a millisecond from one turn to the next).
  */
-function pairedShare(side, base) {
-  const shares = side.turns.map((turn, i) => turn.qps / base.turns[i].qps);
-  const cpu = side.turns.map((turn, i) => turn.cpuMs - base.turns[i].cpuMs);
-  return { share: median(shares), addedCpuMs: median(cpu) };
+function paired(side, base) {
+  const over = (value) => median(side.turns.map((turn, i) => value(turn, base.turns[i])));
+  return {
+    share: over((s, b) => s.qps / b.qps),
+    addedCpuMs: over((s, b) => s.cpuMs - b.cpuMs),
+    addedP50: over((s, b) => s.p50 - b.p50),
+  };
 }
 
 /**
@@ -283,8 +302,8 @@ const pipelineRequest = (query) => ({
   query,
   collection: 'c',
 });
-/** Sides that call the back-end with the driver, not through irserve's engine. */
-const BY_HAND = new Set(['direct', 'clientFusion', 'httpFusion', 'coreFusion']);
+/** Sides that never go through irserve's engine (the driver, or no back-end at all). */
+const BY_HAND = new Set(['direct', 'clientFusion', 'httpFusion', 'coreFusion', 'hop']);
 
 /**
  * The sides compared for one back-end: `direct` (the driver, the engine's own statement),
@@ -301,38 +320,8 @@ async function through(app, direct) {
     if (r.statusCode !== 200) throw new Error(r.body);
     return r.json();
   };
-  // node:http with keep-alive, one socket per worker: lighter than fetch, so the client's own
-  // work (sharing the CPU with the server in this process) weighs little in the figure.
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const { hostname, port } = new URL(app.addresses.http);
-  const http = (path, payload) =>
-    new Promise((resolve, reject) => {
-      const body = JSON.stringify(payload);
-      const req = request(
-        {
-          agent,
-          hostname,
-          port,
-          path,
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body),
-          },
-        },
-        (res) => {
-          const chunks = [];
-          res.on('data', (chunk) => chunks.push(chunk));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString();
-            if (res.statusCode !== 200) reject(new Error(text));
-            else resolve(JSON.parse(text));
-          });
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+  const http = postTo(app.addresses.http);
+  const hop = await plainServer();
   /** Scores of a service called in process, without the HTTP layer. */
   const serviceScores = (name) => async (query) =>
     (await app.core.services.get('search', name).call({ query, limit: LIMIT })).value;
@@ -357,9 +346,11 @@ async function through(app, direct) {
     core: serviceScores('backend'),
     coreFusion: byHand(serviceScores('bm25')),
     corePipeline: (query) => app.core.pipelines.run(pipelineRequest(query)),
+    // No irserve: a plain node:http server answering 100 scores, one loopback hop.
+    hop: (query) => hop.post('/', { query }),
   };
   const chosen = Object.fromEntries(Object.entries(sides).filter(([name]) => SIDES.has(name)));
-  const loaded = await compare(chosen);
+  const loaded = ROUNDS > 0 ? await compare(chosen) : {};
   // One request at a time: what a request pays for going through irserve, with no queue before
   // it (at 8 in flight on one core, a request also waits for the CPU of the 7 others).
   const phases = {};
@@ -372,7 +363,57 @@ async function through(app, direct) {
     : chosen;
   const alone =
     LATENCY_ROUNDS > 0 ? await compare(timed, { inFlight: 1, rounds: LATENCY_ROUNDS }) : {};
+  await hop.close();
   return { loaded, alone, phases };
+}
+
+/**
+ * POSTs JSON to `base` with node:http and keep-alive, one socket per worker: lighter than fetch,
+ * so the client's own work (sharing the CPU with the server in this process) weighs little in
+ * the figure. Resolves with the parsed answer; a status other than 200 rejects.
+ */
+function postTo(base) {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const { hostname, port } = new URL(base);
+  return (path, payload) =>
+    new Promise((resolve, reject) => {
+      const body = JSON.stringify(payload);
+      const headers = {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      };
+      const req = request({ agent, hostname, port, path, method: 'POST', headers }, (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          if (res.statusCode !== 200) reject(new Error(text));
+          else resolve(JSON.parse(text));
+        });
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+}
+
+/**
+ * A plain node:http server on loopback that answers every POST with 100 scores, and a client
+ * for it (`post`): what one HTTP hop costs on this machine, with no irserve in it. A pipeline
+ * called over HTTP makes one hop more in a row than fusion by hand (client to irserve, then
+ * irserve to the back-end, where the caller reaches both at once).
+ */
+async function plainServer() {
+  const answer = JSON.stringify({ scores: Instant.scores });
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(answer);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const post = postTo(`http://127.0.0.1:${server.address().port}`);
+  return { post, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 // ---- no back-end: irserve's own cost -------------------------------------------------------
@@ -645,10 +686,10 @@ const fmt = (m) =>
 const signed = (x, digits) => `${x >= 0 ? '+' : ''}${x.toFixed(digits)}`;
 /** Added p50, share of the base's q/s and added CPU: over all turns, then the median of turns. */
 const added = (side, base) => {
-  const paired = pairedShare(side, base);
+  const turns = paired(side, base);
   return (
     `${signed(side.p50 - base.p50, 2).padStart(6)} ms ${((100 * side.qps) / base.qps).toFixed(0).padStart(4)}% ${signed(side.cpuMs - base.cpuMs, 3)} cpu ms/q` +
-    ` | turns: ${(100 * paired.share).toFixed(0).padStart(3)}% ${signed(paired.addedCpuMs, 3)} cpu ms/q`
+    ` | turns: ${signed(turns.addedP50, 2).padStart(6)} ms ${(100 * turns.share).toFixed(0).padStart(3)}% ${signed(turns.addedCpuMs, 3)} cpu ms/q`
   );
 };
 console.log(
@@ -677,24 +718,32 @@ const SIDE_ROWS = [
   ['service, no HTTP', 'core', 'direct'],
   ['by hand, BM25 service', 'coreFusion'],
   ['pipeline runner, no HTTP', 'corePipeline', 'coreFusion', '  (against by hand, no HTTP)'],
+  ['plain node:http, one hop', 'hop'],
 ];
 function printSides(name, { loaded, alone, phases = {} }) {
+  if (Object.keys(loaded).length > 0) printLoaded(name, loaded);
+  if (Object.keys(alone).length > 0) printAlone(name, alone, phases);
+}
+function printLoaded(name, loaded) {
   console.log(
     `${name} (${CONCURRENCY} in flight)`.padEnd(73) +
-      'added p50, share of q/s, added CPU per query | median of turns',
+      'added p50, share of q/s, added CPU per query | the same, median of turns',
   );
   for (const [label, side, base, note = ''] of SIDE_ROWS)
     if (loaded[side])
       console.log(
         `  ${label.padEnd(28)}${fmt(loaded[side])}${loaded[base] ? `  ${added(loaded[side], loaded[base])}${note}` : ''}`,
       );
-  if (Object.keys(alone).length === 0) return;
-  console.log(`${name} (1 in flight)`.padEnd(73) + 'added p50');
+}
+function printAlone(name, alone, phases) {
+  console.log(`${name} (1 in flight)`.padEnd(73) + 'added p50 | median of turns');
   for (const [label, side, base] of SIDE_ROWS)
     if (alone[side])
       console.log(
         `  ${label.padEnd(28)}p50 ${alone[side].p50.toFixed(2).padStart(6)} ms  p99 ${alone[side].p99.toFixed(1).padStart(5)} ms` +
-          (alone[base] ? `  ${signed(alone[side].p50 - alone[base].p50, 2).padStart(6)} ms` : ''),
+          (alone[base]
+            ? `  ${signed(alone[side].p50 - alone[base].p50, 2).padStart(6)} ms | ${signed(paired(alone[side], alone[base]).addedP50, 2)} ms`
+            : ''),
       );
   for (const [label, side] of SIDE_ROWS)
     if (phases[side]?.length > 0) {
