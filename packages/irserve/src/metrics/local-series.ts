@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import { LabelIndex, type Labels } from './label-index.js';
 
 /**
  * A histogram and a counter kept by irserve and read by prom-client's registry at scrape time,
@@ -9,9 +10,6 @@ import type { Registry } from 'prom-client';
  * observation (2-3 µs, five or six times per pipeline request); here a label set is looked up
  * once by its values (or bound once, `series`) and an observation adds to a typed array.
  */
-
-/** A label set: label name to value (an interface such as RequestLabels, hence `object`). */
-type Labels = object;
 
 interface HistogramSeries {
   readonly labels: Labels;
@@ -30,13 +28,6 @@ interface Value {
   exemplar?: null;
 }
 
-/** The key of a label set: its values in the order of the label names. */
-function keyOf(names: readonly string[], labels: Labels): string {
-  let key = '';
-  for (const name of names) key += `${String((labels as Record<string, unknown>)[name])}\u0000`;
-  return key;
-}
-
 /** Throws as prom-client does for a value that is not a finite number. */
 function checkFinite(value: number): void {
   if (!Number.isFinite(value)) throw new TypeError(`Value is not a valid number: ${value}`);
@@ -46,9 +37,8 @@ function checkFinite(value: number): void {
 export class LocalHistogram {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  readonly #names: readonly string[];
   readonly #bounds: readonly number[];
-  #series = new Map<string, HistogramSeries>();
+  readonly #series: LabelIndex<HistogramSeries>;
 
   constructor(
     readonly name: string,
@@ -57,30 +47,38 @@ export class LocalHistogram {
     buckets: readonly number[],
     registry: Registry,
   ) {
-    this.#names = labelNames;
     this.#bounds = buckets;
+    this.#series = new LabelIndex(labelNames, (labels) => ({
+      labels,
+      counts: new Float64Array(buckets.length),
+      sum: 0,
+      count: 0,
+    }));
     registry.registerMetric(this as never);
   }
 
   /** Records `value` under `labels`. */
   observe(labels: Labels, value: number): void {
     checkFinite(value);
-    this.#add(this.#seriesOf(labels), value);
+    this.#add(this.#series.get(labels), value);
   }
 
   /** An observer of one label set, for a caller that records under it again and again. */
   series(labels: Labels): (value: number) => void {
-    const key = keyOf(this.#names, labels);
+    const series = this.#series.bind(labels);
     return (value) => {
       checkFinite(value);
-      // Looked up again only when a reset has dropped it.
-      const series = this.#series.get(key) ?? this.#seriesOf(labels);
-      this.#add(series, value);
+      this.#add(series(), value);
     };
   }
 
   reset(): void {
-    this.#series = new Map();
+    this.#series.clear();
+  }
+
+  /** Each label set's number of observations, as counter values (see `LocalHistogramCount`). */
+  counts(): { labels: Labels; value: number }[] {
+    return this.#series.values().map(({ labels, count }) => ({ labels, value: count }));
   }
 
   /** What prom-client's `Histogram.get()` returns (labels merged into each line). */
@@ -96,16 +94,6 @@ export class LocalHistogram {
   /** What the registry reads to write the exposition (series labels kept apart, as prom-client). */
   async getForPromString() {
     return this.#metric();
-  }
-
-  #seriesOf(labels: Labels): HistogramSeries {
-    const key = keyOf(this.#names, labels);
-    let series = this.#series.get(key);
-    if (series === undefined) {
-      series = { labels, counts: new Float64Array(this.#bounds.length), sum: 0, count: 0 };
-      this.#series.set(key, series);
-    }
-    return series;
   }
 
   #add(series: HistogramSeries, value: number): void {
@@ -162,8 +150,7 @@ export class LocalHistogram {
 export class LocalCounter {
   readonly type = 'counter';
   readonly aggregator = 'sum';
-  readonly #names: readonly string[];
-  #series = new Map<string, { labels: Labels; value: number }>();
+  readonly #series: LabelIndex<{ labels: Labels; value: number }>;
 
   constructor(
     readonly name: string,
@@ -171,45 +158,72 @@ export class LocalCounter {
     labelNames: readonly string[],
     registry: Registry,
   ) {
-    this.#names = labelNames;
+    this.#series = new LabelIndex(labelNames, (labels) => ({ labels, value: 0 }));
     registry.registerMetric(this as never);
   }
 
   /** Adds one under `labels`. */
   inc(labels: Labels): void {
-    this.#seriesOf(keyOf(this.#names, labels), labels).value += 1;
+    this.#series.get(labels).value += 1;
   }
 
   /** A counter of one label set, for a caller that counts under it again and again. */
   series(labels: Labels): () => void {
-    const key = keyOf(this.#names, labels);
-    // By the key made once (a reset drops the series: it is made again at the next count).
+    // Found once (a reset drops the series: it is made again at the next count).
+    const series = this.#series.bind(labels);
     return () => {
-      this.#seriesOf(key, labels).value += 1;
+      series().value += 1;
     };
   }
 
   reset(): void {
-    this.#series = new Map();
-  }
-
-  #seriesOf(key: string, labels: Labels): { labels: Labels; value: number } {
-    let series = this.#series.get(key);
-    if (series === undefined) {
-      series = { labels, value: 0 };
-      this.#series.set(key, series);
-    }
-    return series;
+    this.#series.clear();
   }
 
   /** What prom-client's `Counter.get()` returns. */
   async get() {
-    const values = [...this.#series.values()].map(({ labels, value }) => ({ value, labels }));
+    const values = this.#series.values().map(({ labels, value }) => ({ value, labels }));
     return {
       help: this.help,
       name: this.name,
       type: this.type,
       values,
+      aggregator: this.aggregator,
+    };
+  }
+}
+
+/**
+ * A counter whose values are a histogram's observation counts, under a name of its own: for a
+ * count that the histogram keeps anyway (requests answered, beside their durations), so that an
+ * event is looked up once, not once per series. Its exposition is that of a `LocalCounter`
+ * counted at every observation; a reset of the histogram resets it.
+ */
+export class LocalHistogramCount {
+  readonly type = 'counter';
+  readonly aggregator = 'sum';
+  readonly #histogram: LocalHistogram;
+
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    histogram: LocalHistogram,
+    registry: Registry,
+  ) {
+    this.#histogram = histogram;
+    registry.registerMetric(this as never);
+  }
+
+  /** Nothing of its own to reset: the histogram's reset clears its counts. */
+  reset(): void {}
+
+  /** What prom-client's `Counter.get()` returns. */
+  async get() {
+    return {
+      help: this.help,
+      name: this.name,
+      type: this.type,
+      values: this.#histogram.counts(),
       aggregator: this.aggregator,
     };
   }

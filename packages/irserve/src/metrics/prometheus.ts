@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { LocalCounter, LocalHistogram } from './local-series.js';
+import { LocalCounter, LocalHistogram, LocalHistogramCount } from './local-series.js';
 import type { AppObserver, CacheEvent, CacheLabels, ServiceObserver } from './observer.js';
 
 /** The labels of one answered request. */
@@ -30,19 +30,21 @@ function series(registry: Registry) {
   const registers = [registry];
   const request = ['transport', 'route', 'service', 'status'] as const;
   const cache = ['service', 'role', 'store'] as const;
+  const requestSeconds = new LocalHistogram(
+    'irserve_request_duration_seconds',
+    'Time from request to response, by route, service and status.',
+    request,
+    LATENCY_BUCKETS,
+    registry,
+  );
   return {
     // The series of every request and engine call: irserve's own (see local-series.ts).
-    requests: new LocalCounter(
+    requestSeconds,
+    // The same requests counted: the histogram's counts, so a request is looked up once.
+    requests: new LocalHistogramCount(
       'irserve_requests_total',
       'Requests answered, by route, service and status.',
-      request,
-      registry,
-    ),
-    requestSeconds: new LocalHistogram(
-      'irserve_request_duration_seconds',
-      'Time from request to response, by route, service and status.',
-      request,
-      LATENCY_BUCKETS,
+      requestSeconds,
       registry,
     ),
     batchSize: new LocalHistogram(
@@ -137,10 +139,8 @@ export function createPrometheusMetrics(options: { version: string }): AppMetric
     registers: [registry],
   }).set({ version: options.version }, 1);
   return {
-    observeRequest: (labels, seconds) => {
-      s.requests.inc(labels);
-      s.requestSeconds.observe(labels, seconds);
-    },
+    // Counted in irserve_requests_total too (a count of the same series).
+    observeRequest: (labels, seconds) => s.requestSeconds.observe(labels, seconds),
     service: (service, role): ServiceObserver => {
       // Each label set bound once per service, not looked up per event.
       const batch = s.batchSize.series({ service, role });

@@ -1,6 +1,10 @@
 import { Counter, Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { LocalCounter, LocalHistogram } from '../../src/metrics/local-series.js';
+import {
+  LocalCounter,
+  LocalHistogram,
+  LocalHistogramCount,
+} from '../../src/metrics/local-series.js';
 
 const BOUNDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -124,6 +128,44 @@ describe('LocalHistogram and LocalCounter', () => {
     local.reset();
     c.inc(labels);
     bound();
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+  });
+
+  it("counts a histogram's observations as a counter counted beside it would, resets included", async () => {
+    const theirs = new Registry();
+    const ours = new Registry();
+    const labelNames = ['route', 'status'];
+    // The count is registered after the histogram it reads; theirs in the same order.
+    const h = new Histogram({
+      name: 'r_seconds',
+      help: 's',
+      labelNames,
+      buckets: BOUNDS,
+      registers: [theirs],
+    });
+    const c = new Counter({ name: 'r_total', help: 'r', labelNames, registers: [theirs] });
+    const local = new LocalHistogram('r_seconds', 's', labelNames, BOUNDS, ours);
+    new LocalHistogramCount('r_total', 'r', local, ours);
+    // Nothing observed: no series.
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+    const events: [Record<string, string>, number][] = [
+      [{ route: '/search', status: '200' }, 0.002],
+      [{ route: '/search', status: '200' }, 0.3],
+      [{ route: '/pipeline', status: '504' }, 12],
+      [{ route: '/search', status: '200' }, 0],
+    ];
+    for (const [labels, seconds] of events) {
+      c.inc(labels);
+      h.observe(labels, seconds);
+      local.observe(labels, seconds);
+    }
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+    expect(await ours.getMetricsAsJSON()).toEqual(await theirs.getMetricsAsJSON());
+    theirs.resetMetrics();
+    ours.resetMetrics();
+    c.inc({ route: '/search', status: '400' });
+    h.observe({ route: '/search', status: '400' }, 0.01);
+    local.observe({ route: '/search', status: '400' }, 0.01);
     expect(await ours.metrics()).toBe(await theirs.metrics());
   });
 
