@@ -1,7 +1,7 @@
 // irserve in front of a back-end engine, against calling the engine directly, side by side:
 //
 //   npm run build && node bench/backends.mjs [--docs 5000] [--queries 400] [--concurrency 8] [--rounds 3]
-//     [--latency_rounds 1] [--v8 irserve|node]
+//     [--latency_rounds 3] [--v8 irserve|node]
 //     [--only instant,postgresql,sphinx,redis] [--pin auto|off|BENCH_CPUS/SERVER_CPUS]
 //     [--sides direct,search,http,clientFusion,pipeline,httpFusion,httpPipeline,hop] [--phases]
 //     (also, not run by default: --sides core,coreFusion,corePipeline)
@@ -65,7 +65,7 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '400' },
     concurrency: { type: 'string', default: '8' },
     rounds: { type: 'string', default: '3' },
-    latency_rounds: { type: 'string', default: '1' },
+    latency_rounds: { type: 'string', default: '3' },
     only: { type: 'string', default: 'instant,postgresql,sphinx,redis' },
     pin: { type: 'string', default: 'auto' },
     sides: {
