@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
 import type { Capability, Engine, InputKind, Scores } from '../engines/contract.js';
 import type { CacheEvent, ServiceObserver } from '../metrics/observer.js';
-import type { CallOptions, RoleIO, Service, ServiceResult } from '../registry/types.js';
+import type { CallOptions, RoleIO, Service } from '../registry/types.js';
 import { Batcher } from './batcher.js';
 import { cacheKeyFunction } from './cache-key.js';
 import type { CacheStore } from './cache-store.js';
 import { type CacheEntry, type Call, withCache } from './cached.js';
 import { deadlineSignal, type DeadlineSignal } from './deadline.js';
-import { dedupeBatch, engineBatchCall } from './engine-call.js';
+import { type CheckedBatchCall, dedupeBatch, engineBatchCall } from './engine-call.js';
 import { unwrapItem } from './item-failure.js';
 import type { SharedDeadlineSignal } from './shared-deadlines.js';
 import type { Abortable } from '../util/abort-scope.js';
@@ -102,8 +102,6 @@ function ownError(shared: SharedDeadlineSignal | undefined, error: unknown): unk
  * await service.call({ query: 'q', limit: 10 }, { deadline: Date.now() + 1000 });
  */
 export function buildService<R extends Capability>(spec: ServiceSpec<R>): BuiltService<R> {
-  type Req = RoleIO[R]['request'];
-  type Res = RoleIO[R]['result'];
   const checked = spec.trustedResults !== true;
   // The keys of the score maps the check reads (checkedKeys), kept as long as the maps are.
   const keysOf =
@@ -119,32 +117,78 @@ export function buildService<R extends Capability>(spec: ServiceSpec<R>): BuiltS
     spec.observer,
   );
   const key = cacheKeyFunction(spec.role, spec.name, spec.cacheKeyExclude ?? []);
+  const { run, batcher } = processorRun(spec, engineCall, key);
+  const call = withDeadline(run, spec.timeoutMs, `service "${spec.name}"`);
   const log = spec.logger;
-  const what = `service "${spec.name}"`;
-  let batcher: Batcher<Req, Res> | undefined;
-  let run: (request: Req, signal: Abortable | undefined) => Promise<Res>;
+  const cached =
+    spec.cache && spec.processor !== 'minimal'
+      ? withCache(call, {
+          store: spec.cache,
+          key,
+          onStoreError: (error) => log.warn({ err: error }, 'cache store failed'),
+          onLookup: spec.onCacheEvent,
+        })
+      : undefined;
+  return {
+    name: spec.name,
+    role: spec.role,
+    inputKind: spec.inputKind,
+    engineName: spec.engineName,
+    call: checkedFirst(spec.engine, spec.role, cached?.call ?? call),
+    ...(cached === undefined ? {} : { cachedNow: cached.cachedNow }),
+    ...(checkedKeys === undefined ? {} : { checkedKeys }),
+    close: async () => {
+      await batcher?.close();
+      await spec.cache?.close();
+    },
+  };
+}
 
-  if (spec.processor === 'batch') {
-    const b = new Batcher<Req, Res>({
-      maxSize: spec.batchSize,
-      maxWaitMs: spec.maxWaitMs,
-      maxQueue: spec.maxQueue,
-      maxConcurrent: spec.maxConcurrentBatches,
-      run: dedupeBatch(engineCall, key),
-      onBatch: (size, pending) => {
-        spec.observer?.onBatch(size, pending);
-        log.debug({ size, pending }, 'processing batch');
-      },
-    });
-    batcher = b;
-    spec.observer?.watchQueue(() => b.pending);
-    run = (request, signal) => b.submit(request, signal);
-  } else {
-    run = async (request, signal) => unwrapItem((await engineCall([request], { signal }))[0]!);
+/** A request to the engine with its signal: through a batcher, or on its own. */
+type Run<R extends Capability> = (
+  request: RoleIO[R]['request'],
+  signal: Abortable | undefined,
+) => Promise<RoleIO[R]['result']>;
+
+/** How one request reaches the engine: through a batcher (batch processor) or on its own. */
+function processorRun<R extends Capability>(
+  spec: ServiceSpec<R>,
+  engineCall: CheckedBatchCall<R>,
+  key: (request: RoleIO[R]['request']) => string,
+): { run: Run<R>; batcher?: Batcher<RoleIO[R]['request'], RoleIO[R]['result']> } {
+  if (spec.processor !== 'batch') {
+    return {
+      run: async (request, signal) => unwrapItem((await engineCall([request], { signal }))[0]!),
+    };
   }
-  const call: Call<Req, Res> = async (request, options) => {
-    const at = effectiveDeadline(options, spec.timeoutMs);
-    // The stages of a pipeline that end at the same time share one signal (options.deadlines).
+  const log = spec.logger;
+  const batcher = new Batcher<RoleIO[R]['request'], RoleIO[R]['result']>({
+    maxSize: spec.batchSize,
+    maxWaitMs: spec.maxWaitMs,
+    maxQueue: spec.maxQueue,
+    maxConcurrent: spec.maxConcurrentBatches,
+    run: dedupeBatch(engineCall, key),
+    onBatch: (size, pending) => {
+      spec.observer?.onBatch(size, pending);
+      log.debug({ size, pending }, 'processing batch');
+    },
+  });
+  spec.observer?.watchQueue(() => batcher.pending);
+  return { run: (request, signal) => batcher.submit(request, signal), batcher };
+}
+
+/**
+ * A call that ends at the earlier of the request's deadline and the service's timeout, with the
+ * request's signal. The stages of a pipeline that end at the same time share one signal
+ * (`options.deadlines`).
+ */
+function withDeadline<R extends Capability>(
+  run: Run<R>,
+  timeoutMs: number | undefined,
+  what: string,
+): Call<RoleIO[R]['request'], RoleIO[R]['result']> {
+  return async (request, options) => {
+    const at = effectiveDeadline(options, timeoutMs);
     const shared =
       at === undefined ? undefined : options?.deadlines?.acquire(at, options.signal, what);
     const deadline: DeadlineSignal = shared ?? deadlineSignal(at, options?.signal, what);
@@ -156,37 +200,22 @@ export function buildService<R extends Capability>(spec: ServiceSpec<R>): BuiltS
       deadline.dispose();
     }
   };
-  const cached =
-    spec.cache && spec.processor !== 'minimal'
-      ? withCache(call, {
-          store: spec.cache,
-          key,
-          onStoreError: (error) => log.warn({ err: error }, 'cache store failed'),
-          onLookup: spec.onCacheEvent,
-        })
-      : undefined;
-  const finalCall = cached?.call ?? call;
-  const check = spec.engine.checkRequest?.bind(spec.engine);
-  return {
-    name: spec.name,
-    role: spec.role,
-    inputKind: spec.inputKind,
-    engineName: spec.engineName,
-    call: (request: Req, options?: CallOptions): Promise<ServiceResult<Res>> => {
-      if (check) {
-        try {
-          check(spec.role, request);
-        } catch (error) {
-          return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-        }
-      }
-      return finalCall(request, options);
-    },
-    ...(cached === undefined ? {} : { cachedNow: cached.cachedNow }),
-    ...(checkedKeys === undefined ? {} : { checkedKeys }),
-    close: async () => {
-      await batcher?.close();
-      await spec.cache?.close();
-    },
+}
+
+/** `call` after the engine's own per-request check, when it has one (a refusal rejects). */
+function checkedFirst<R extends Capability>(
+  engine: Engine,
+  role: R,
+  call: Call<RoleIO[R]['request'], RoleIO[R]['result']>,
+): Service<R>['call'] {
+  const check = engine.checkRequest?.bind(engine);
+  if (!check) return call;
+  return (request, options) => {
+    try {
+      check(role, request);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    return call(request, options);
   };
 }
