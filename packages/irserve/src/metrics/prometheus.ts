@@ -26,19 +26,27 @@ const LATENCY_BUCKETS = [
 ];
 const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 
+/** Every series of an app, registered in this order (the exposition's). */
 function series(registry: Registry) {
-  const registers = [registry];
-  const request = ['transport', 'route', 'service', 'status'] as const;
-  const cache = ['service', 'role', 'store'] as const;
+  return {
+    ...requestSeries(registry),
+    ...engineSeries(registry),
+    ...cacheSeries(registry),
+    ...relaySeries(registry),
+  };
+}
+
+/** The series of every answered request: irserve's own (see local-series.ts). */
+function requestSeries(registry: Registry) {
+  const labels = ['transport', 'route', 'service', 'status'] as const;
   const requestSeconds = new LocalHistogram(
     'irserve_request_duration_seconds',
     'Time from request to response, by route, service and status.',
-    request,
+    labels,
     LATENCY_BUCKETS,
     registry,
   );
   return {
-    // The series of every request and engine call: irserve's own (see local-series.ts).
     requestSeconds,
     // The same requests counted: the histogram's counts, so a request is looked up once.
     requests: new LocalHistogramCount(
@@ -47,6 +55,12 @@ function series(registry: Registry) {
       requestSeconds,
       registry,
     ),
+  };
+}
+
+/** The series of every batch and engine call: irserve's own, bound once per service. */
+function engineSeries(registry: Registry) {
+  return {
     batchSize: new LocalHistogram(
       'irserve_batch_size',
       'Requests per batch handed to the engine.',
@@ -61,25 +75,38 @@ function series(registry: Registry) {
       LATENCY_BUCKETS,
       registry,
     ),
-    // Counted on every cache lookup: irserve's own series too, bound once per cache.
+  };
+}
+
+/** Counted on every cache lookup: irserve's own series too, bound once per cache. */
+function cacheSeries(registry: Registry) {
+  const labels = ['service', 'role', 'store'] as const;
+  return {
     cacheHits: new LocalCounter(
       'irserve_cache_hits_total',
       'Cache lookups answered from the store.',
-      cache,
+      labels,
       registry,
     ),
     cacheMisses: new LocalCounter(
       'irserve_cache_misses_total',
       'Cache lookups that went on to compute.',
-      cache,
+      labels,
       registry,
     ),
     cacheEvictions: new LocalCounter(
       'irserve_cache_evictions_total',
       'Entries removed by the in-memory store: reason "size" (LRU) or "ttl" (expired).',
-      [...cache, 'reason'],
+      [...labels, 'reason'],
       registry,
     ),
+  };
+}
+
+/** Relayed calls and content lookups: rarer events, on prom-client's own series. */
+function relaySeries(registry: Registry) {
+  const registers = [registry];
+  return {
     relayCalls: new Counter({
       name: 'irserve_relay_calls_total',
       help: 'Calls relayed to imported remotes, by outcome.',
