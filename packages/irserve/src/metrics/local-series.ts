@@ -77,8 +77,8 @@ export class LocalHistogram {
   }
 
   /** Each label set's number of observations, as counter values (see `LocalHistogramCount`). */
-  counts(): { labels: Labels; value: number }[] {
-    return this.#series.values().map(({ labels, count }) => ({ labels, value: count }));
+  counts(): { value: number; labels: Labels }[] {
+    return this.#series.values().map(({ labels, count }) => ({ value: count, labels }));
   }
 
   /** What prom-client's `Histogram.get()` returns (labels merged into each line). */
@@ -146,20 +146,48 @@ export class LocalHistogram {
   }
 }
 
-/** A counter with prom-client's exposition. */
-export class LocalCounter {
+/** What a counter hands prom-client's registry: one value per label set. */
+interface CounterValue {
+  value: number;
+  labels: Labels;
+}
+
+/** A counter as prom-client's registry reads it (`get()`), its values kept by the subclass. */
+abstract class CounterMetric {
   readonly type = 'counter';
   readonly aggregator = 'sum';
-  readonly #series: LabelIndex<{ labels: Labels; value: number }>;
 
   constructor(
     readonly name: string,
     readonly help: string,
-    labelNames: readonly string[],
     registry: Registry,
   ) {
-    this.#series = new LabelIndex(labelNames, (labels) => ({ labels, value: 0 }));
     registry.registerMetric(this as never);
+  }
+
+  abstract reset(): void;
+
+  protected abstract values(): CounterValue[];
+
+  /** What prom-client's `Counter.get()` returns. */
+  async get() {
+    return {
+      help: this.help,
+      name: this.name,
+      type: this.type,
+      values: this.values(),
+      aggregator: this.aggregator,
+    };
+  }
+}
+
+/** A counter with prom-client's exposition. */
+export class LocalCounter extends CounterMetric {
+  readonly #series: LabelIndex<{ labels: Labels; value: number }>;
+
+  constructor(name: string, help: string, labelNames: readonly string[], registry: Registry) {
+    super(name, help, registry);
+    this.#series = new LabelIndex(labelNames, (labels) => ({ labels, value: 0 }));
   }
 
   /** Adds one under `labels`. */
@@ -180,16 +208,8 @@ export class LocalCounter {
     this.#series.clear();
   }
 
-  /** What prom-client's `Counter.get()` returns. */
-  async get() {
-    const values = this.#series.values().map(({ labels, value }) => ({ value, labels }));
-    return {
-      help: this.help,
-      name: this.name,
-      type: this.type,
-      values,
-      aggregator: this.aggregator,
-    };
+  protected values(): CounterValue[] {
+    return this.#series.values().map(({ labels, value }) => ({ value, labels }));
   }
 }
 
@@ -199,32 +219,18 @@ export class LocalCounter {
  * event is looked up once, not once per series. Its exposition is that of a `LocalCounter`
  * counted at every observation; a reset of the histogram resets it.
  */
-export class LocalHistogramCount {
-  readonly type = 'counter';
-  readonly aggregator = 'sum';
+export class LocalHistogramCount extends CounterMetric {
   readonly #histogram: LocalHistogram;
 
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    histogram: LocalHistogram,
-    registry: Registry,
-  ) {
+  constructor(name: string, help: string, histogram: LocalHistogram, registry: Registry) {
+    super(name, help, registry);
     this.#histogram = histogram;
-    registry.registerMetric(this as never);
   }
 
   /** Nothing of its own to reset: the histogram's reset clears its counts. */
   reset(): void {}
 
-  /** What prom-client's `Counter.get()` returns. */
-  async get() {
-    return {
-      help: this.help,
-      name: this.name,
-      type: this.type,
-      values: this.#histogram.counts(),
-      aggregator: this.aggregator,
-    };
+  protected values(): CounterValue[] {
+    return this.#histogram.counts();
   }
 }
