@@ -104,11 +104,23 @@ async function documentResult(
   }
 }
 
+/**
+ * Registers the tools that describe the server and read documents on `mcp`, in the order
+ * clients list them.
+ *
+ * @example
+ * registerCatalogTools(mcp, app.core, { bm25: 'BM25 over the abstracts' });
+ */
 export function registerCatalogTools(
   mcp: McpServer,
   core: AppCore,
   descriptions: Descriptions,
 ): void {
+  registerListServicesTool(mcp, core, descriptions);
+  registerGetDocumentTool(mcp, core);
+}
+
+function registerListServicesTool(mcp: McpServer, core: AppCore, descriptions: Descriptions): void {
   mcp.registerTool(
     'list_services',
     {
@@ -137,6 +149,9 @@ export function registerCatalogTools(
     },
     async () => toolResult(listServices(core, descriptions)),
   );
+}
+
+function registerGetDocumentTool(mcp: McpServer, core: AppCore): void {
   mcp.registerTool(
     'get_document',
     {

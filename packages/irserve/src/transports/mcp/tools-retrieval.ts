@@ -29,7 +29,21 @@ const result = z.object({
 });
 const ranking = { cached: z.boolean(), results: z.array(result) };
 
+/**
+ * Registers the ranking tools on `mcp`, in the order clients list them.
+ *
+ * @example
+ * registerRetrievalTools(mcp, app.core);
+ */
 export function registerRetrievalTools(mcp: McpServer, core: AppCore): void {
+  registerSearchTool(mcp, core);
+  registerRunPipelineTool(mcp, core);
+  registerScoreTool(mcp, core);
+  registerFuseTool(mcp, core);
+  registerDecomposeQueryTool(mcp, core);
+}
+
+function registerSearchTool(mcp: McpServer, core: AppCore): void {
   const searchNames = core.services.names('search').join(', ') || 'none';
   mcp.registerTool(
     'search',
@@ -76,6 +90,9 @@ export function registerRetrievalTools(mcp: McpServer, core: AppCore): void {
         };
       }),
   );
+}
+
+function registerRunPipelineTool(mcp: McpServer, core: AppCore): void {
   mcp.registerTool(
     'run_pipeline',
     {
@@ -100,37 +117,50 @@ export function registerRetrievalTools(mcp: McpServer, core: AppCore): void {
       },
       annotations: READ_ONLY,
     },
-    (args, extra) =>
-      guarded(async () => {
-        const answer = await core.pipelines.run(
-          {
-            pipeline: args.pipeline,
-            query: args.query,
-            limit: args.limit,
-            ...(args.collection !== undefined ? { collection: args.collection } : {}),
-            ...(args.explain ? { explain: true } : {}),
-          },
-          { signal: extra.signal },
-        );
-        const results = await rankedResults(
-          core,
-          answer.scores as Record<string, number>,
-          args.limit,
-          {
-            collection: args.collection,
-            chars: args.snippet_chars,
-          },
-        );
-        return {
-          pipeline: args.pipeline,
-          service: answer.service as string,
-          cached: answer.cached as boolean,
-          results,
-          ...(answer.expanded_queries ? { expanded_queries: answer.expanded_queries } : {}),
-          ...(answer.explain ? { explain: answer.explain } : {}),
-        };
-      }),
+    (args, extra) => guarded(() => runPipeline(core, args, extra.signal)),
   );
+}
+
+/** The `run_pipeline` arguments once the input schema has applied its defaults. */
+interface RunPipelineArgs {
+  pipeline: string;
+  query: string;
+  collection?: string | undefined;
+  limit: number;
+  explain: boolean;
+  snippet_chars: number;
+}
+
+async function runPipeline(
+  core: AppCore,
+  args: RunPipelineArgs,
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
+  const answer = await core.pipelines.run(
+    {
+      pipeline: args.pipeline,
+      query: args.query,
+      limit: args.limit,
+      ...(args.collection !== undefined ? { collection: args.collection } : {}),
+      ...(args.explain ? { explain: true } : {}),
+    },
+    { signal },
+  );
+  const results = await rankedResults(core, answer.scores as Record<string, number>, args.limit, {
+    collection: args.collection,
+    chars: args.snippet_chars,
+  });
+  return {
+    pipeline: args.pipeline,
+    service: answer.service as string,
+    cached: answer.cached as boolean,
+    results,
+    ...(answer.expanded_queries ? { expanded_queries: answer.expanded_queries } : {}),
+    ...(answer.explain ? { explain: answer.explain } : {}),
+  };
+}
+
+function registerScoreTool(mcp: McpServer, core: AppCore): void {
   mcp.registerTool(
     'score',
     {
@@ -154,6 +184,9 @@ export function registerRetrievalTools(mcp: McpServer, core: AppCore): void {
         };
       }),
   );
+}
+
+function registerFuseTool(mcp: McpServer, core: AppCore): void {
   mcp.registerTool(
     'fuse',
     {
@@ -188,6 +221,9 @@ export function registerRetrievalTools(mcp: McpServer, core: AppCore): void {
         return { service: args.service, cached: answer.cached as boolean, results };
       }),
   );
+}
+
+function registerDecomposeQueryTool(mcp: McpServer, core: AppCore): void {
   mcp.registerTool(
     'decompose_query',
     {
