@@ -70,16 +70,7 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
       run: () => execute(bound, request, trace, options),
     };
     const result = await cache.call(job, options);
-    const envelope: Record<string, unknown> = { cached: result.cached };
-    if (request.collection !== undefined) envelope.collection = request.collection;
-    envelope.pipeline = request.pipeline;
-    envelope.processed = true;
-    envelope.query = request.query;
-    envelope.scores = result.value.scores;
-    if (bestFirst.has(result.value.scores)) markScoresBestFirst(envelope);
-    envelope.service = bound.service;
-    envelope.timestamp = result.timestamp;
-    if (plan.expands) envelope.expanded_queries = [...new Set(result.value.expanded)];
+    const envelope = answer(request, plan, bound, result, bestFirst.has(result.value.scores));
     if (trace) {
       envelope.explain = explain(plan, trace, result.cached, cache.enabled);
       // The id of the request (also in its log line and passed on by relays), to find one in the other.
@@ -126,6 +117,27 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
 /** `options` whose stages share their deadline signals where their deadlines are the same. */
 function sharingDeadlines(options: CallOptions): CallOptions {
   return options.deadlines ? options : { ...options, deadlines: new SharedDeadlines() };
+}
+
+/** The answer's fields, in the order RoutIR writes them (`explain` is added after). */
+function answer(
+  request: PipelineRequest,
+  plan: Plan,
+  bound: BoundPipeline,
+  result: { value: PipelineValue; cached: boolean; timestamp: number },
+  bestFirst: boolean,
+): Record<string, unknown> {
+  const envelope: Record<string, unknown> = { cached: result.cached };
+  if (request.collection !== undefined) envelope.collection = request.collection;
+  envelope.pipeline = request.pipeline;
+  envelope.processed = true;
+  envelope.query = request.query;
+  envelope.scores = result.value.scores;
+  if (bestFirst) markScoresBestFirst(envelope);
+  envelope.service = bound.service;
+  envelope.timestamp = result.timestamp;
+  if (plan.expands) envelope.expanded_queries = [...new Set(result.value.expanded)];
+  return envelope;
 }
 
 function explain(plan: Plan, trace: Trace, cached: boolean, enabled: boolean) {
