@@ -72,66 +72,89 @@ function unary(name: RpcName, rpc: Rpc, deps: CallDeps) {
     call.on('cancelled', () =>
       scope.abort(new IrserveError('ERR_CLIENT_CLOSED', 'call cancelled by the client')),
     );
-    const finish = (code: number) => {
-      // Headers go out with the answer (one write), not ahead of it.
-      const echo = new Metadata();
-      echo.set(REQUEST_ID_HEADER, requestId);
-      call.sendMetadata(echo);
-      const ms = performance.now() - started;
-      deps.logger.info(
-        { reqId: requestId, rpc: name, status: CODE_NAMES[code], ms: Number(ms.toFixed(2)) },
-        'grpc request',
-      );
-      deps.metrics?.observeRequest(
-        {
-          transport: 'grpc',
-          route: name,
-          service: serviceLabel(deps.core, call.request),
-          status: CODE_NAMES[code] ?? String(code),
-        },
-        ms / 1000,
-      );
-    };
-    const run = async () => {
-      if (deps.check && !OPEN_RPCS.has(name)) {
-        const header = authorizationOf(call.metadata);
-        if (!deps.check(header))
-          throw new IrserveError(
-            'ERR_UNAUTHORIZED',
-            header === undefined ? MISSING_OVER_HTTP2 : UNAUTHORIZED,
-          );
-      }
-      const undecodable = undecodableReason(call.request);
-      if (undecodable !== undefined)
-        throw new IrserveError(
-          'ERR_BAD_REQUEST',
-          `request message does not decode: ${undecodable}`,
-        );
-      const options = {
-        requestId,
-        hops: hopsOf(call.metadata),
-        signal: scope,
-        ...deadlineOf(call),
-      };
-      return rpc(deps.core, call.request, { options, grpcPort: deps.port() });
-    };
-    run().then(
+    runCall(name, rpc, deps, call, requestId, scope).then(
       (response) => {
-        finish(GrpcCode.OK);
+        finishCall(name, deps, call, requestId, started, GrpcCode.OK);
         callback(null, response);
       },
       (error: unknown) => {
-        const { mapped, status } = toStatus(error);
-        const level = failureLevel(mapped);
-        if (level === 'error')
-          deps.logger.error({ reqId: requestId, err: error, code: mapped.code }, mapped.message);
-        else if (level === 'debug')
-          deps.logger.debug({ reqId: requestId, code: mapped.code }, mapped.message);
-        finish(status.code);
+        const status = failureStatus(deps.logger, requestId, error);
+        finishCall(name, deps, call, requestId, started, status.code);
         callback(status);
       },
     );
   };
+}
+
+// The per-call steps below take positional arguments rather than an object: they run on every
+// call, and an arguments object would be one more allocation each time.
+
+/** Checks the token and the message, then runs the RPC; a refusal is a rejection, as a failure. */
+async function runCall(
+  name: RpcName,
+  rpc: Rpc,
+  deps: CallDeps,
+  call: ServerUnaryCall<Message, Message>,
+  requestId: string,
+  scope: AbortScope,
+): Promise<Message> {
+  if (deps.check && !OPEN_RPCS.has(name)) {
+    const header = authorizationOf(call.metadata);
+    if (!deps.check(header))
+      throw new IrserveError(
+        'ERR_UNAUTHORIZED',
+        header === undefined ? MISSING_OVER_HTTP2 : UNAUTHORIZED,
+      );
+  }
+  const undecodable = undecodableReason(call.request);
+  if (undecodable !== undefined)
+    throw new IrserveError('ERR_BAD_REQUEST', `request message does not decode: ${undecodable}`);
+  const options = {
+    requestId,
+    hops: hopsOf(call.metadata),
+    signal: scope,
+    ...deadlineOf(call),
+  };
+  return rpc(deps.core, call.request, { options, grpcPort: deps.port() });
+}
+
+/** The failure's gRPC status, logged at the level its catalog code asks for. */
+function failureStatus(logger: Logger, requestId: string, error: unknown) {
+  const { mapped, status } = toStatus(error);
+  const level = failureLevel(mapped);
+  if (level === 'error')
+    logger.error({ reqId: requestId, err: error, code: mapped.code }, mapped.message);
+  else if (level === 'debug') logger.debug({ reqId: requestId, code: mapped.code }, mapped.message);
+  return status;
+}
+
+/** Sends the request id back, writes the call's log line and counts it, just before the answer. */
+function finishCall(
+  name: RpcName,
+  deps: CallDeps,
+  call: ServerUnaryCall<Message, Message>,
+  requestId: string,
+  started: number,
+  code: number,
+): void {
+  // Headers go out with the answer (one write), not ahead of it.
+  const echo = new Metadata();
+  echo.set(REQUEST_ID_HEADER, requestId);
+  call.sendMetadata(echo);
+  const ms = performance.now() - started;
+  deps.logger.info(
+    { reqId: requestId, rpc: name, status: CODE_NAMES[code], ms: Number(ms.toFixed(2)) },
+    'grpc request',
+  );
+  deps.metrics?.observeRequest(
+    {
+      transport: 'grpc',
+      route: name,
+      service: serviceLabel(deps.core, call.request),
+      status: CODE_NAMES[code] ?? String(code),
+    },
+    ms / 1000,
+  );
 }
 
 /** The call's gRPC deadline as `{ deadline }` in `Date.now()` ms, or nothing when it has none. */

@@ -74,11 +74,31 @@ function lazySchemaCompilers(): SchemaCompilers {
 
 /** Builds the Fastify server: auth, request ids, one log line per request, routes, errors. */
 export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyInstance {
+  // Keep this order: hooks of one kind run in the order they were added, and an onRoute hook
+  // sees only the routes registered after it.
+  const server = createFastify(options);
+  if (options.apiKey !== undefined) requireBearerToken(server, options.apiKey);
+  // Every route registered from here on (by any module) lands in the OpenAPI document.
+  const openApi = new OpenApiBuilder();
+  server.addHook('onRoute', (route) => openApi.collect(route));
+  stampRequestIdAndRefuseWhileClosing(server);
+  // The request log line is info: below that level (log_level warn or error) the hook is not
+  // registered at all, so a response skips Fastify's onResponse hook runner.
+  if (options.logger.isLevelEnabled('info')) logEachRequest(server);
+  setBodyHandling(server);
+  setErrorHandlers(server);
+  registerRoutes(server, core, options);
+  openApiRoute(server, openApi);
+  return server;
+}
+
+/** The Fastify instance with irserve's server options; no hooks, handlers or routes yet. */
+function createFastify(options: HttpOptions): FastifyInstance {
   // Typed as Fastify's logger so the instance type stays the default one routes are written for.
   const fastifyLogger: FastifyBaseLogger = options.logger;
-  const server = Fastify({
+  return Fastify({
     loggerInstance: fastifyLogger,
-    // One line per request is written by the onResponse hook below, not Fastify's two.
+    // One line per request is written by the onResponse hook (logEachRequest), not Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     // No child logger per request (it costs more than a cache hit): log lines carry `reqId` themselves.
     childLoggerFactory: (logger) => logger,
@@ -86,7 +106,8 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
     // The client's x-request-id when acceptable (core/request-id.ts), else a new UUID.
     requestIdHeader: false,
     genReqId: (request) => acceptRequestId(request.headers[REQUEST_ID_HEADER]),
-    // Requests that arrive while closing get irserve's 503 (code, Retry-After), below.
+    // Requests that arrive while closing get irserve's 503 (code, Retry-After): see
+    // stampRequestIdAndRefuseWhileClosing.
     return503OnClosing: false,
     clientErrorHandler: answerClientError,
     // A URL that does not decode (`%ff`): irserve's 400, not Fastify's body without a catalog code.
@@ -101,25 +122,29 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
     routerOptions: { ignoreTrailingSlash: true },
     schemaController: { compilersFactory: lazySchemaCompilers() },
   });
+}
 
-  if (options.apiKey !== undefined) {
-    const check = createBearerCheck(options.apiKey);
-    server.addHook('onRequest', async (request) => {
-      if (request.method === 'OPTIONS' || OPEN_PATHS.has(request.routeOptions.url ?? '')) return;
-      if (!check(request.headers.authorization)) {
-        throw new IrserveError(
-          'ERR_UNAUTHORIZED',
-          'missing or invalid bearer token: send "Authorization: Bearer <API_KEY>"',
-        );
-      }
-    });
-  }
-  // Every route registered from here on (by any module) lands in the OpenAPI document.
-  const openApi = new OpenApiBuilder();
-  server.addHook('onRoute', (route) => openApi.collect(route));
-  // Every answer carries its request id: routes through a wrapper put around each handler when
-  // the route is registered, errors through sendError. Not an onRequest hook: without one (and
-  // without an API key) Fastify skips its hook runner on every request.
+/** Refuses every request but CORS preflights and the open paths without the bearer token. */
+function requireBearerToken(server: FastifyInstance, apiKey: string): void {
+  const check = createBearerCheck(apiKey);
+  server.addHook('onRequest', async (request) => {
+    if (request.method === 'OPTIONS' || OPEN_PATHS.has(request.routeOptions.url ?? '')) return;
+    if (!check(request.headers.authorization)) {
+      throw new IrserveError(
+        'ERR_UNAUTHORIZED',
+        'missing or invalid bearer token: send "Authorization: Bearer <API_KEY>"',
+      );
+    }
+  });
+}
+
+/**
+ * Every answer carries its request id: routes through a wrapper put around each handler when
+ * the route is registered, errors through sendError. Not an onRequest hook: without one (and
+ * without an API key) Fastify skips its hook runner on every request. The same wrapper answers
+ * 503 (with Retry-After, closing the connection) once the server has begun to close.
+ */
+function stampRequestIdAndRefuseWhileClosing(server: FastifyInstance): void {
   let closing = false;
   server.addHook('preClose', (done) => {
     closing = true;
@@ -138,30 +163,37 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
       return handler.call(this, request, reply);
     };
   });
-  // The request log line is info: below that level (log_level warn or error) the hook is not
-  // registered at all, so a response skips Fastify's onResponse hook runner.
-  if (options.logger.isLevelEnabled('info')) {
-    server.addHook('onResponse', (request, reply, done) => {
-      request.log.info(
-        {
-          reqId: request.id,
-          method: request.method,
-          url: request.url,
-          status: reply.statusCode,
-          ms: Number(reply.elapsedTime.toFixed(2)),
-        },
-        'request',
-      );
-      done();
-    });
-  }
+}
 
+/** One info line per answered request. */
+function logEachRequest(server: FastifyInstance): void {
+  server.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      {
+        reqId: request.id,
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Number(reply.elapsedTime.toFixed(2)),
+      },
+      'request',
+    );
+    done();
+  });
+}
+
+/** How bodies are written and which are read: irserve's serializer out, JSON only in. */
+function setBodyHandling(server: FastifyInstance): void {
   // Score maps go out best first whatever their ids look like; a cache hit's are written once
   // (see serialize.ts).
   const serialize = createBodySerializer();
   server.setReplySerializer((payload) => serialize(payload));
   // Fastify parses text/plain by default; irserve speaks JSON only (415 for anything else).
   server.removeContentTypeParser('text/plain');
+}
+
+/** Errors and unknown routes answer through sendError; a known path with another method is 405. */
+function setErrorHandlers(server: FastifyInstance): void {
   server.setErrorHandler((error, request, reply) => sendError(error, request, reply));
   server.setNotFoundHandler((request, reply) => {
     const allowed = ['GET', 'POST'].filter((method) =>
@@ -177,7 +209,10 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
     if (allowed.length > 0) void reply.header('allow', allowed.join(', '));
     return sendError(error, request, reply);
   });
+}
 
+/** The routes, in this order; /openapi.json is registered last, by the caller, to list them all. */
+function registerRoutes(server: FastifyInstance, core: AppCore, options: HttpOptions): void {
   if (options.metrics) {
     recordRequests(server, core, options.metrics.metrics);
     if (options.metrics.route) metricsRoute(server, options.metrics.metrics);
@@ -189,6 +224,4 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
   compatRoutes(server, core, options.compat ?? DEFAULT_COMPAT);
   const mcp = options.mcp ?? { enabled: true, allowed_origins: [], allowed_hosts: [] };
   if (mcp.enabled) mcpRoutes(server, core, mcp, mcp);
-  openApiRoute(server, openApi);
-  return server;
 }

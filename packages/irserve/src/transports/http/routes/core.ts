@@ -44,6 +44,17 @@ export function coreRoutes(
   core: AppCore,
   availExtras: () => Record<string, unknown>,
 ): void {
+  serverRoutes(server, core, availExtras);
+  searchRoutes(server, core);
+  serviceRoutes(server, core);
+}
+
+/** `/ping`, `/health`, `/avail`: the server itself, not a service. */
+function serverRoutes(
+  server: FastifyInstance,
+  core: AppCore,
+  availExtras: () => Record<string, unknown>,
+): void {
   const pingDoc: RouteDoc = {
     operationId: 'ping',
     summary: 'Liveness; never needs a token',
@@ -85,6 +96,10 @@ export function coreRoutes(
     ...avail(core),
     ...availExtras(),
   }));
+}
+
+/** `/search` and RoutIR's deprecated name of it, `/query`. */
+function searchRoutes(server: FastifyInstance, core: AppCore): void {
   server.post('/search', { config: { openapi: searchDoc } }, (request, reply) =>
     search(core, request.body, callOptions(request, reply)),
   );
@@ -97,9 +112,9 @@ export function coreRoutes(
   server.post('/query', { config: { openapi: queryDoc } }, (request, reply) =>
     search(core, request.body, callOptions(request, reply)),
   );
-  serviceRoutes(server, core);
 }
 
+/** `/score`, `/fuse`, `/decompose_query`, `/batch`. */
 function serviceRoutes(server: FastifyInstance, core: AppCore): void {
   const scoreDoc: RouteDoc = {
     operationId: 'score',
