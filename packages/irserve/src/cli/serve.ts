@@ -33,8 +33,8 @@ function parseGrpc(values: {
   return { port, maxMessageMb: mb };
 }
 
-/** `irserve <config.json> [--port] [--host] [--api_key] [--log-level] [--grpc ...]`: serves until a signal. */
-export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+/** The serve command's flags and its one positional argument, the config file. */
+function parseServeArgs(argv: string[]) {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -58,6 +58,24 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
         ? 'missing <config.json>'
         : `unexpected arguments: ${positionals.slice(1).join(' ')}`,
     );
+  return { values, configPath: positionals[0]! };
+}
+
+/** The API key from `--api_key` or the environment, warning of an open port without one. */
+function apiKeyFor(flag: string | undefined, host: string, env: NodeJS.ProcessEnv, logger: Logger) {
+  const { apiKey, warnings } = resolveApiKey(flag, env);
+  for (const warning of warnings) logger.warn(warning);
+  if (!apiKey && !isLoopback(host)) {
+    logger.warn(
+      `listening on ${host} without an API key: anyone who can reach this port can use the server (set IRSERVE_API_KEY)`,
+    );
+  }
+  return apiKey;
+}
+
+/** `irserve <config.json> [--port] [--host] [--api_key] [--log-level] [--grpc ...]`: serves until a signal. */
+export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { values, configPath } = parseServeArgs(argv);
   const port = parsePort(values.port);
   const grpc = parseGrpc(values);
   const metricsPort =
@@ -68,14 +86,8 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     level: values['log-level'],
     format: values['log-format'],
   });
-  const { apiKey, warnings } = resolveApiKey(values.api_key, env);
-  for (const warning of warnings) logger.warn(warning);
-  if (!apiKey && !isLoopback(values.host)) {
-    logger.warn(
-      `listening on ${values.host} without an API key: anyone who can reach this port can use the server (set IRSERVE_API_KEY)`,
-    );
-  }
-  const { config, configDir } = await loadConfigFile(positionals[0]!);
+  const apiKey = apiKeyFor(values.api_key, values.host, env, logger);
+  const { config, configDir } = await loadConfigFile(configPath);
   if (tuneV8ForServing(env, process.execArgv))
     logger.debug('V8 allocation-site pretenuring off (IRSERVE_V8_PRETENURING=on keeps it)');
   const app = await createApp(config, {
@@ -84,7 +96,7 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
     ...(apiKey ? { apiKey } : {}),
     ...(grpc ? { grpc } : {}),
     ...(metricsPort === undefined ? {} : { metrics: { port: metricsPort } }),
-    drainDelayMs: drainDelayMs(process.env.IRSERVE_DRAIN_DELAY),
+    drainDelayMs: drainDelayMs(env.IRSERVE_DRAIN_DELAY),
   });
   const stopped = waitForSignal(logger, () => app.close());
   try {
