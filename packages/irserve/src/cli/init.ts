@@ -75,7 +75,23 @@ export async function initCommand(argv: string[]): Promise<number> {
     throw new UsageError(
       `${values.out} exists: pass --force to overwrite it, or --out another.json`,
     );
-  const given = {
+  const { config, summary } = await starterConfig(
+    await jsonlFiles(positionals[0]!),
+    out,
+    givenFields(values),
+  );
+  await writeFile(out, `${JSON.stringify(config, null, 2)}\n`);
+  printNextSteps(out, (config.services[0] as { name: string }).name, summary);
+  return 0;
+}
+
+/** The fields the user named on the command line (the others are detected). */
+function givenFields(values: {
+  'id-field'?: string | undefined;
+  'text-fields'?: string | undefined;
+  'title-field'?: string | undefined;
+}) {
+  return {
     ...(values['id-field'] ? { idField: values['id-field'] } : {}),
     ...(values['text-fields']
       ? {
@@ -87,6 +103,14 @@ export async function initCommand(argv: string[]): Promise<number> {
       : {}),
     ...(values['title-field'] ? { titleField: values['title-field'] } : {}),
   };
+}
+
+/** A collection with its services for each JSONL file (paths relative to `out`), and a line each. */
+async function starterConfig(
+  files: readonly string[],
+  out: string,
+  given: Parameters<typeof detectFields>[1],
+) {
   const config = {
     collections: [] as unknown[],
     services: [] as unknown[],
@@ -94,7 +118,7 @@ export async function initCommand(argv: string[]): Promise<number> {
   };
   const summary: string[] = [];
   const used = new Set<string>();
-  for (const file of await jsonlFiles(positionals[0]!)) {
+  for (const file of files) {
     let fields: DetectedFields;
     try {
       fields = detectFields(await sampleDocuments(file), given);
@@ -115,14 +139,16 @@ export async function initCommand(argv: string[]): Promise<number> {
         ` -> ${entries.services.map((s) => s.name).join(', ')}${entries.alias ? `, ${entries.alias[0]}` : ''}`,
     );
   }
-  await writeFile(out, `${JSON.stringify(config, null, 2)}\n`);
-  const first = (config.services[0] as { name: string }).name;
+  return { config, summary };
+}
+
+/** What was written, and the two commands to try it. */
+function printNextSteps(out: string, firstService: string, summary: readonly string[]): void {
   console.log(`wrote ${relative('.', out) || out}:\n${summary.join('\n')}
 
 next:
   npx irserve ${relative('.', out) || out}          (builds the BM25 index on first start)
   open http://127.0.0.1:8000/ui/     or:
   curl -s http://127.0.0.1:8000/search -H 'content-type: application/json' \\
-    -d '{"service": "${first}", "query": "your words", "limit": 5}'`);
-  return 0;
+    -d '{"service": "${firstService}", "query": "your words", "limit": 5}'`);
 }
