@@ -94,6 +94,9 @@ interface Opened {
   kvPool: KvPool;
 }
 
+/** The wired parts of an app, not yet started. */
+export type Assembled = Awaited<ReturnType<typeof assemble>>;
+
 /** Everything that may use the cache-store pool, so that a failure here closes it again. */
 async function wireServicesAndServer(
   config: IrserveConfig,
