@@ -107,9 +107,9 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
     logger,
     start,
     addresses,
-    async listen(target) {
+    async listen({ port, host }) {
       await start();
-      return listenAll(target, listening);
+      return listenAll({ port, host }, listening);
     },
     close,
   };

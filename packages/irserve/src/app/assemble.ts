@@ -74,6 +74,9 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
   }
 }
 
+/** The wired parts of an app, not yet started. */
+export type Assembled = Awaited<ReturnType<typeof assemble>>;
+
 /** The engine classes the config can name: built-ins, `file_imports`, extras and `engines`. */
 function loadEngineTypes(config: IrserveConfig, options: AssembleOptions): Promise<EngineTypes> {
   return buildEngineTypes({
@@ -93,9 +96,6 @@ interface Opened {
   collections: FederatedCollections;
   kvPool: KvPool;
 }
-
-/** The wired parts of an app, not yet started. */
-export type Assembled = Awaited<ReturnType<typeof assemble>>;
 
 /** Everything that may use the cache-store pool, so that a failure here closes it again. */
 async function wireServicesAndServer(
@@ -132,11 +132,7 @@ async function wireServicesAndServer(
     collections,
     logger,
     aliases: { ...config.pipeline_aliases },
-    cache: {
-      size: config.pipeline_cache,
-      ttl: config.pipeline_cache_ttl,
-      store: pipelineCache(config, store),
-    },
+    cache: pipelineCache(config, store),
     maxLimit: config.max_limit,
   });
   const core: AppCore = {
@@ -201,16 +197,20 @@ function relayedContent(
   return observer ? observedContent(federated, collections, observer) : federated;
 }
 
-/** The store of the pipeline result cache. */
+/** The pipeline result cache: its size, TTL and store. */
 function pipelineCache(config: IrserveConfig, store: StoreFactory) {
-  return store(
-    'pipeline_cache',
-    config.pipeline_cache,
-    config.pipeline_cache_ttl,
-    config.pipeline_cache_kv_url,
-    config.pipeline_cache_kv_kwargs,
-    'pipelinecache:',
-  );
+  return {
+    size: config.pipeline_cache,
+    ttl: config.pipeline_cache_ttl,
+    store: store(
+      'pipeline_cache',
+      config.pipeline_cache,
+      config.pipeline_cache_ttl,
+      config.pipeline_cache_kv_url,
+      config.pipeline_cache_kv_kwargs,
+      'pipelinecache:',
+    ),
+  };
 }
 
 /** The HTTP server's options from the config and the app's options. */
