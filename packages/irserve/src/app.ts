@@ -3,13 +3,12 @@ import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { pino } from './prebundled/pino.js';
-import { assemble } from './app/assemble.js';
-import { closeAll } from './app/close-all.js';
+import { assemble, type AssembleOptions, type Assembled } from './app/assemble.js';
+import { closeAssembled, startAssembled, type SideServers } from './app/lifecycle-steps.js';
 import type { IrserveConfig } from './config/schema.js';
 import { validateConfig } from './config/load.js';
 import type { AppCore } from './core/app-core.js';
 import type { EngineClass } from './engines/contract.js';
-import type { MetricsServer } from './metrics/metrics-server.js';
 import { deferredMetrics, type DeferredMetrics } from './metrics/deferred-metrics.js';
 import type { GrpcServerHandle } from './transports/grpc/index.js';
 import { drainingClose } from './transports/http/close-http.js';
@@ -71,13 +70,60 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
   const config = validateConfig(input);
   const configDir = resolve(options.configDir ?? '.');
   const logger = options.logger ?? pino({ level: 'info' });
-  let grpc: GrpcServerHandle | undefined;
-  let metricsServer: MetricsServer | undefined;
+  const servers: SideServers = {};
   const metricsPort = options.metrics?.port ?? config.metrics.port;
   const metrics = config.metrics.enabled ? deferredMetrics(loadMetrics) : undefined;
   const addresses: App['addresses'] = {};
-  const parts = await assemble(config, {
+  const parts = await assemble(
+    config,
+    assembleOptions(config, options, { configDir, logger, servers, metrics, metricsPort }),
+  );
+  const closeHttp = drainingClose(parts.http);
+  const listening: Listening = {
+    config,
+    options,
+    parts,
     logger,
+    metrics,
+    metricsPort,
+    servers,
+    addresses,
+  };
+  let starting: Promise<void> | undefined;
+  let closing: Promise<void> | undefined;
+  const start = () => (starting ??= startAssembled(parts));
+  const close = () =>
+    (closing ??= closeAssembled(parts, {
+      logger,
+      servers,
+      closeHttp,
+      metrics,
+      drainDelayMs: options.drainDelayMs,
+    }));
+  return {
+    config,
+    core: parts.core,
+    http: parts.http,
+    logger,
+    start,
+    addresses,
+    async listen({ port, host }) {
+      await start();
+      return listenAll({ port, host }, listening);
+    },
+    close,
+  };
+}
+
+/** What `assemble` gets: the app's options with their defaults applied. */
+function assembleOptions(
+  config: IrserveConfig,
+  options: AppOptions,
+  app: Pick<Listening, 'logger' | 'servers' | 'metrics' | 'metricsPort'> & { configDir: string },
+): AssembleOptions {
+  const { configDir, servers, metrics } = app;
+  return {
+    logger: app.logger,
     configDir,
     cacheDir: resolve(configDir, options.cacheDir ?? config.cache_dir ?? '.irserve-cache'),
     interactive: options.interactive ?? Boolean(process.stderr.isTTY),
@@ -86,93 +132,69 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
     apiKey: options.apiKey,
     env: options.env ?? process.env,
     // `/avail` advertises the gRPC port once the gRPC server is bound.
-    availExtras: () => (grpc ? { grpc_port: grpc.port } : {}),
-    metrics: metrics && { metrics, route: metricsPort === undefined },
-  });
-  const { http, engines } = parts;
-  const closeHttp = drainingClose(http);
-  let starting: Promise<void> | undefined;
-  let closing: Promise<void> | undefined;
-  const start = () =>
-    (starting ??= (async () => {
-      // Offset maps and shard indexes are built (or checked) before serving, so a broken corpus
-      // fails the start with its path instead of failing the first request.
-      await parts.core.content.open();
-      for (const { name, engine } of engines) {
-        try {
-          await engine.start?.();
-        } catch (error) {
-          throw new Error(`service "${name}" failed to start: ${(error as Error).message}`, {
-            cause: error,
-          });
-        }
-      }
-      await parts.federation?.start();
-      if (parts.lifecycle.state === 'starting') parts.lifecycle.state = 'ready';
-    })());
-  const drain = async () => {
-    parts.lifecycle.state = 'draining';
-    const delay = options.drainDelayMs ?? 0;
-    if (delay > 0) await new Promise((resolveDelay) => setTimeout(resolveDelay, delay));
+    availExtras: () => (servers.grpc ? { grpc_port: servers.grpc.port } : {}),
+    metrics: metrics && { metrics, route: app.metricsPort === undefined },
   };
-  const close = () =>
-    (closing ??= closeAll(logger, [
-      ['drain', drain],
-      ['metrics server', async () => metricsServer?.close()],
-      ['grpc server', async () => grpc?.close()],
-      ['http server', closeHttp],
-      ['services', () => parts.registry.close()],
-      ['server imports', async () => parts.federation?.close()],
-      ...engines
-        .toReversed()
-        .map(({ name, engine }) => [`engine ${name}`, async () => engine.close?.()] as const),
-      ['collections', () => parts.core.content.close()],
-      ['cache stores', () => parts.kvPool.close()],
-      ['metrics', async () => metrics?.close()],
-    ]));
-  return {
-    config,
-    core: parts.core,
-    http,
-    logger,
-    start,
-    addresses,
-    async listen({ port, host }) {
-      await start();
-      if (options.grpc && !grpc) {
-        // Bound before HTTP so that the first `/avail` already advertises it; loaded only here.
-        const { startGrpcServer } = await import('./transports/grpc/index.js');
-        grpc = await startGrpcServer(parts.core, {
-          port: options.grpc.port,
-          host: options.grpc.host ?? host,
-          apiKey: options.apiKey,
-          logger,
-          ...(metrics ? { metrics } : {}),
-          ...(options.grpc.maxMessageMb ? { maxMessageMb: options.grpc.maxMessageMb } : {}),
-        });
-        addresses.grpc = `${options.grpc.host ?? host}:${grpc.port}`;
-      }
-      if (metrics && metricsPort !== undefined && !metricsServer) {
-        const { startMetricsServer } = await import('./metrics/metrics-server.js');
-        metricsServer = await startMetricsServer(metrics, {
-          port: metricsPort,
-          host: options.metrics?.host ?? config.metrics.host ?? host,
-        });
-        addresses.metrics = `${metricsServer.address}/metrics`;
-      }
-      const address = await http.listen({
-        port,
-        host,
-        listenTextResolver: (address) => {
-          addresses.http = address;
-          return listeningLine(addresses, config.playground);
-        },
-      });
-      if (metrics) loadAfterListening(metrics, logger);
-      return address;
+}
+
+/** What `listen()` binds, with what, and where it notes the bound addresses. */
+interface Listening {
+  config: IrserveConfig;
+  options: AppOptions;
+  parts: Assembled;
+  logger: Logger;
+  metrics: DeferredMetrics | undefined;
+  metricsPort: number | undefined;
+  servers: SideServers;
+  addresses: App['addresses'];
+}
+
+/** Binds gRPC and the metrics port (each once), then HTTP, whose line lists every address. */
+async function listenAll(
+  { port, host }: { port: number; host: string },
+  app: Listening,
+): Promise<string> {
+  const { config, options, metrics, metricsPort, servers, addresses } = app;
+  if (options.grpc && !servers.grpc) {
+    // Bound before HTTP so that the first `/avail` already advertises it; loaded only here.
+    servers.grpc = await startGrpc(app, options.grpc, host);
+    addresses.grpc = `${options.grpc.host ?? host}:${servers.grpc.port}`;
+  }
+  if (metrics && metricsPort !== undefined && !servers.metrics) {
+    const { startMetricsServer } = await import('./metrics/metrics-server.js');
+    servers.metrics = await startMetricsServer(metrics, {
+      port: metricsPort,
+      host: options.metrics?.host ?? config.metrics.host ?? host,
+    });
+    addresses.metrics = `${servers.metrics.address}/metrics`;
+  }
+  const address = await app.parts.http.listen({
+    port,
+    host,
+    listenTextResolver: (address) => {
+      addresses.http = address;
+      return listeningLine(addresses, config.playground);
     },
-    close,
-  };
+  });
+  if (metrics) loadAfterListening(metrics, app.logger);
+  return address;
+}
+
+/** The gRPC server over the app's core, on the HTTP host unless gRPC names its own. */
+async function startGrpc(
+  app: Listening,
+  grpc: NonNullable<AppOptions['grpc']>,
+  host: string,
+): Promise<GrpcServerHandle> {
+  const { startGrpcServer } = await import('./transports/grpc/index.js');
+  return startGrpcServer(app.parts.core, {
+    port: grpc.port,
+    host: grpc.host ?? host,
+    apiKey: app.options.apiKey,
+    logger: app.logger,
+    ...(app.metrics ? { metrics: app.metrics } : {}),
+    ...(grpc.maxMessageMb ? { maxMessageMb: grpc.maxMessageMb } : {}),
+  });
 }
 
 /** The one line a started server logs: every address a user or an operator needs. */

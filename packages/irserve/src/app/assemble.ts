@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { KvPool } from '../cache/kv-connection.js';
 import { createCollections } from '../collections/index.js';
+import type { CollectionCatalog, ContentService } from '../collections/types.js';
 import type { IrserveConfig } from '../config/schema.js';
 import type { AppCore } from '../core/app-core.js';
 import type { Engine, EngineClass } from '../engines/contract.js';
@@ -10,11 +11,15 @@ import type { AppMetrics } from '../metrics/prometheus.js';
 import { observedContent } from '../metrics/observed-content.js';
 import { createPipelines } from '../pipeline/lazy-runner.js';
 import { createStore } from '../processors/create-store.js';
-import { buildHttpServer } from '../transports/http/server.js';
+import type { EngineTypes } from '../registry/engine-types.js';
+import { buildHttpServer, type HttpOptions } from '../transports/http/server.js';
 import { buildEngineTypes } from './engine-catalog.js';
+import { healthReport, type Lifecycle } from './health-report.js';
 import { importsFromConfig } from './imports-from-config.js';
 import { servicesFromConfig } from './services-from-config.js';
 import { usesKvStore } from './uses-kv-store.js';
+
+export type { Lifecycle } from './health-report.js';
 
 export interface AssembleOptions {
   logger: Logger;
@@ -50,17 +55,9 @@ async function createFederation(
  */
 export async function assemble(config: IrserveConfig, options: AssembleOptions) {
   const { logger, cacheDir, interactive, configDir } = options;
-  const observer = options.metrics?.metrics;
   // Checked first: a bad api_key_env fails before any engine module loads.
   importsFromConfig(config, options.env);
-  const types = await buildEngineTypes({
-    fileImports: config.file_imports,
-    baseDir: configDir,
-    extra: options.engines,
-    discoverExtras: options.extras,
-    wanted: config.services.map((service) => service.engine),
-    logger,
-  });
+  const types = await loadEngineTypes(config, options);
   const local = await createCollections(config.collections, {
     logger,
     cacheDir,
@@ -70,109 +67,164 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
   const collections = new FederatedCollections(local.catalog);
   const kvPool = await KvPool.create(logger, usesKvStore(config));
   try {
-    const { registry, engines } = servicesFromConfig(config, types, {
-      collections,
-      kvPool,
-      logger,
-      cacheDir,
-      interactive,
-      configDir,
-      observer,
-    });
-    addEngineCollections(engines, collections, logger);
-    const lifecycle: Lifecycle = { state: 'starting' };
-    const store = (
-      configPath: string,
-      size: number,
-      ttl: number,
-      kvUrl?: string,
-      kvKwargs?: Record<string, unknown>,
-      prefix?: string,
-    ) =>
-      createStore<never>(
-        {
-          size,
-          ttl,
-          kvUrl,
-          kvKwargs,
-          namespace: configPath,
-          configPath,
-          ...(prefix ? { prefix } : {}),
-        },
-        kvPool,
-      );
-    const federation = await createFederation(config, options, {
-      registry,
-      collections,
-      logger,
-      cacheFor: (role, name) =>
-        store(`relay:${name}:${role}`, config.relay_cache, config.relay_cache_ttl),
-    });
-    const federated = federatedContent(
-      local.content,
-      collections,
-      store(
-        'relay_content_cache',
-        config.relay_content_cache,
-        config.relay_content_cache_ttl,
-        config.relay_content_cache_kv_url,
-        config.relay_content_cache_kv_kwargs,
-        'relaycontent:',
-      ),
-    );
-    const content = observer ? observedContent(federated, collections, observer) : federated;
-    const pipelines = await createPipelines({
-      services: registry,
-      content,
-      collections,
-      logger,
-      aliases: { ...config.pipeline_aliases },
-      cache: {
-        size: config.pipeline_cache,
-        ttl: config.pipeline_cache_ttl,
-        store: store(
-          'pipeline_cache',
-          config.pipeline_cache,
-          config.pipeline_cache_ttl,
-          config.pipeline_cache_kv_url,
-          config.pipeline_cache_kv_kwargs,
-          'pipelinecache:',
-        ),
-      },
-      maxLimit: config.max_limit,
-    });
-    const core: AppCore = {
-      services: registry,
-      collections,
-      content,
-      pipelines,
-      logger,
-      maxLimit: config.max_limit,
-      health: () => healthReport(kvPool, federation, engines, lifecycle),
-    };
-    const http = buildHttpServer(core, {
-      apiKey: options.apiKey,
-      bodyLimit: config.body_limit,
-      logger,
-      compat: config.compat,
-      mcp: { ...config.mcp, descriptions: serviceDescriptions(config) },
-      ...(options.availExtras ? { availExtras: options.availExtras } : {}),
-      metrics: options.metrics,
-      playground: config.playground,
-    });
-    return { core, http, registry, engines, federation, kvPool, lifecycle };
+    return await wireServicesAndServer(config, options, { types, local, collections, kvPool });
   } catch (error) {
     await kvPool.close();
     throw error;
   }
 }
 
-/**
- * Where the app is in its life, for readiness probes: `starting` until collections and engines
- * have started, `ready` while serving, `draining` once close has begun.
- */
-export interface Lifecycle {
-  state: 'starting' | 'ready' | 'draining';
+/** The wired parts of an app, not yet started. */
+export type Assembled = Awaited<ReturnType<typeof assemble>>;
+
+/** The engine classes the config can name: built-ins, `file_imports`, extras and `engines`. */
+function loadEngineTypes(config: IrserveConfig, options: AssembleOptions): Promise<EngineTypes> {
+  return buildEngineTypes({
+    fileImports: config.file_imports,
+    baseDir: options.configDir,
+    extra: options.engines,
+    discoverExtras: options.extras,
+    wanted: config.services.map((service) => service.engine),
+    logger: options.logger,
+  });
+}
+
+/** What is open before the cache-store pool exists, and the pool itself. */
+interface Opened {
+  types: EngineTypes;
+  local: { catalog: CollectionCatalog; content: ContentService };
+  collections: FederatedCollections;
+  kvPool: KvPool;
+}
+
+/** Everything that may use the cache-store pool, so that a failure here closes it again. */
+async function wireServicesAndServer(
+  config: IrserveConfig,
+  options: AssembleOptions,
+  opened: Opened,
+) {
+  const { logger, cacheDir, interactive, configDir } = options;
+  const { types, local, collections, kvPool } = opened;
+  const observer = options.metrics?.metrics;
+  const { registry, engines } = servicesFromConfig(config, types, {
+    collections,
+    kvPool,
+    logger,
+    cacheDir,
+    interactive,
+    configDir,
+    observer,
+  });
+  addEngineCollections(engines, collections, logger);
+  const lifecycle: Lifecycle = { state: 'starting' };
+  const store = storeFactory(kvPool);
+  const federation = await createFederation(config, options, {
+    registry,
+    collections,
+    logger,
+    cacheFor: (role, name) =>
+      store(`relay:${name}:${role}`, config.relay_cache, config.relay_cache_ttl),
+  });
+  const content = relayedContent(config, local.content, collections, store, observer);
+  const pipelines = await createPipelines({
+    services: registry,
+    content,
+    collections,
+    logger,
+    aliases: { ...config.pipeline_aliases },
+    cache: pipelineCache(config, store),
+    maxLimit: config.max_limit,
+  });
+  const core: AppCore = {
+    services: registry,
+    collections,
+    content,
+    pipelines,
+    logger,
+    maxLimit: config.max_limit,
+    health: () => healthReport(kvPool, federation, engines, lifecycle),
+  };
+  const http = buildHttpServer(core, httpOptions(config, options));
+  return { core, http, registry, engines, federation, kvPool, lifecycle };
+}
+
+/** Creates a cache store named by its config path (memory, or KV when a URL is given). */
+function storeFactory(kvPool: KvPool) {
+  return (
+    configPath: string,
+    size: number,
+    ttl: number,
+    kvUrl?: string,
+    kvKwargs?: Record<string, unknown>,
+    prefix?: string,
+  ) =>
+    createStore<never>(
+      {
+        size,
+        ttl,
+        kvUrl,
+        kvKwargs,
+        namespace: configPath,
+        configPath,
+        ...(prefix ? { prefix } : {}),
+      },
+      kvPool,
+    );
+}
+
+type StoreFactory = ReturnType<typeof storeFactory>;
+
+/** Local content with imported collections relayed (and cached), observed when metrics are on. */
+function relayedContent(
+  config: IrserveConfig,
+  localContent: ContentService,
+  collections: FederatedCollections,
+  store: StoreFactory,
+  observer: AppMetrics | undefined,
+) {
+  const federated = federatedContent(
+    localContent,
+    collections,
+    store(
+      'relay_content_cache',
+      config.relay_content_cache,
+      config.relay_content_cache_ttl,
+      config.relay_content_cache_kv_url,
+      config.relay_content_cache_kv_kwargs,
+      'relaycontent:',
+    ),
+  );
+  return observer ? observedContent(federated, collections, observer) : federated;
+}
+
+/** The pipeline result cache: its size, TTL and store. */
+function pipelineCache(config: IrserveConfig, store: StoreFactory) {
+  return {
+    size: config.pipeline_cache,
+    ttl: config.pipeline_cache_ttl,
+    store: store(
+      'pipeline_cache',
+      config.pipeline_cache,
+      config.pipeline_cache_ttl,
+      config.pipeline_cache_kv_url,
+      config.pipeline_cache_kv_kwargs,
+      'pipelinecache:',
+    ),
+  };
+}
+
+/** The HTTP server's options from the config and the app's options. */
+function httpOptions(config: IrserveConfig, options: AssembleOptions): HttpOptions {
+  return {
+    apiKey: options.apiKey,
+    bodyLimit: config.body_limit,
+    logger: options.logger,
+    compat: config.compat,
+    mcp: { ...config.mcp, descriptions: serviceDescriptions(config) },
+    ...(options.availExtras ? { availExtras: options.availExtras } : {}),
+    metrics: options.metrics,
+    playground: config.playground,
+  };
 }
 
 /** Engines that serve a collection over their back-end (`provideCollections`) join the catalog. */
@@ -190,36 +242,6 @@ function addEngineCollections(
         );
     }
   }
-}
-
-/**
- * `/health`: `ready` says whether this replica should get traffic (the HTTP status is 503
- * otherwise); `status` is `degraded` while an external cache store, an imported remote or an
- * engine's back-end is unreachable (the other services still answer).
- */
-function healthReport(
-  kvPool: KvPool,
-  federation: Federation | undefined,
-  engines: readonly { name: string; engine: Engine }[],
-  lifecycle: Lifecycle,
-): Record<string, unknown> {
-  const stores = kvPool.health();
-  const imports = federation?.health() ?? [];
-  const backends = engines.flatMap(({ name, engine }): Record<string, unknown>[] =>
-    engine.health ? [{ service: name, ...engine.health() }] : [],
-  );
-  const ok =
-    stores.every((store) => store.state !== 'down') &&
-    imports.every((remote) => remote.state === 'up') &&
-    backends.every((backend) => backend.state === 'up');
-  return {
-    status: ok ? 'ok' : 'degraded',
-    ready: lifecycle.state === 'ready',
-    lifecycle: lifecycle.state,
-    cache_stores: stores,
-    server_imports: imports,
-    ...(backends.length > 0 ? { engines: backends } : {}),
-  };
 }
 
 /** `services[].description` by service name (MCP's list_services shows them). */

@@ -2,10 +2,15 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { KvPool } from '../cache/kv-connection.js';
 import type { CollectionCatalog } from '../collections/types.js';
-import { PROCESSOR_NAMES } from '../config/service-schema.js';
+import { PROCESSOR_NAMES, type ServiceConfig } from '../config/service-schema.js';
 import type { IrserveConfig } from '../config/schema.js';
 import { ConfigError } from '../config/load.js';
-import { type Engine, capabilitiesOf } from '../engines/contract.js';
+import {
+  type Capability,
+  type Engine,
+  type EngineClass,
+  capabilitiesOf,
+} from '../engines/contract.js';
 import type { AppObserver } from '../metrics/observer.js';
 import { FUSION_ENGINES, RANK_FUSION_ENGINES } from '../engines/fusion/index.js';
 import { buildService } from '../processors/build-service.js';
@@ -43,64 +48,17 @@ export function servicesFromConfig(
       // Every engine that declares its config schema is checked the same way, before it runs.
       if (engineClass.configSchema) parseEngineConfig(engineClass.configSchema, service.config);
       const logger = context.logger.child({ service: service.name });
-      const engine = new engineClass({
-        name: service.name,
-        config: { ...service.config },
-        context: {
-          collections: context.collections,
-          logger,
-          cacheDir: join(context.cacheDir, 'services', service.name),
-          configDir: context.configDir,
-          interactive: context.interactive,
-          resources,
-          engine: engineOf,
-        },
+      const engine = createConfiguredEngine(engineClass, service, logger, context, {
+        resources,
+        engineOf,
       });
       engines.push({ name: service.name, engine });
-      const roles = capabilitiesOf(engineClass).filter(
-        (role) => !(role === 'score' && service.scoring_disabled),
+      registerServiceRoles(
+        registry,
+        { service, index, engineClass, engine, logger },
+        config,
+        context,
       );
-      for (const role of roles) {
-        const kv = isKvStore({ kvUrl: service.cache_kv_url, kvKwargs: service.cache_kv_kwargs });
-        const onCacheEvent = context.observer?.cache({
-          service: service.name,
-          role,
-          store: kv ? 'kv' : 'memory',
-        });
-        const cache = createStore(
-          {
-            size: service.cache,
-            ttl: service.cache_ttl,
-            kvUrl: service.cache_kv_url,
-            kvKwargs: service.cache_kv_kwargs,
-            namespace: `${service.name}:${role}`,
-            configPath: `services[${index}]`,
-            onEvict: onCacheEvent,
-          },
-          context.kvPool,
-        );
-        registry.add(
-          buildService({
-            name: service.name,
-            role,
-            engine,
-            engineName: service.engine,
-            inputKind:
-              role === 'search' || role === 'score' ? (engineClass.inputKind ?? 'text') : 'text',
-            processor: PROCESSOR_NAMES[service.processor],
-            batchSize: service.batch_size,
-            maxWaitMs: service.max_wait_time * 1000,
-            maxQueue: service.max_queue,
-            maxConcurrentBatches: service.max_concurrent_batches,
-            cache: cache as never,
-            cacheKeyExclude: service.cache_key_exclude,
-            timeoutMs: (service.timeout ?? config.timeout) * 1000,
-            logger,
-            observer: context.observer?.service(service.name, role),
-            onCacheEvent,
-          }),
-        );
-      }
     } catch (error) {
       problems.push(`services[${index}] ("${service.name}"): ${(error as Error).message}`);
     }
@@ -108,6 +66,99 @@ export function servicesFromConfig(
   if (problems.length > 0) throw new ConfigError(problems);
   registerBuiltinFusion(registry, engines, context);
   return { registry, engines };
+}
+
+/** One configured service with the engine built for it, as its roles are registered. */
+interface ConfiguredService {
+  service: ServiceConfig;
+  /** Position in `services`, for the config path of its cache. */
+  index: number;
+  engineClass: EngineClass;
+  engine: Engine;
+  logger: Logger;
+}
+
+/** The engine of one configured service, sharing the app's resources and engine lookup. */
+function createConfiguredEngine(
+  engineClass: EngineClass,
+  service: ServiceConfig,
+  logger: Logger,
+  context: ServicesContext,
+  shared: { resources: Map<string, unknown>; engineOf: (name: string) => Engine | undefined },
+): Engine {
+  return new engineClass({
+    name: service.name,
+    config: { ...service.config },
+    context: {
+      collections: context.collections,
+      logger,
+      cacheDir: join(context.cacheDir, 'services', service.name),
+      configDir: context.configDir,
+      interactive: context.interactive,
+      resources: shared.resources,
+      engine: shared.engineOf,
+    },
+  });
+}
+
+/** Registers one service per role of the engine (less `score` when scoring is disabled). */
+function registerServiceRoles(
+  registry: ServiceRegistry,
+  built: ConfiguredService,
+  config: IrserveConfig,
+  context: ServicesContext,
+): void {
+  const { service, engineClass } = built;
+  const roles = capabilitiesOf(engineClass).filter(
+    (role) => !(role === 'score' && service.scoring_disabled),
+  );
+  for (const role of roles) registry.add(buildRoleService(built, role, config, context));
+}
+
+/** The service of one role: its own cache (memory or KV) wrapped around the shared engine. */
+function buildRoleService(
+  built: ConfiguredService,
+  role: Capability,
+  config: IrserveConfig,
+  context: ServicesContext,
+) {
+  const { service, index, engineClass, engine, logger } = built;
+  const kv = isKvStore({ kvUrl: service.cache_kv_url, kvKwargs: service.cache_kv_kwargs });
+  const onCacheEvent = context.observer?.cache({
+    service: service.name,
+    role,
+    store: kv ? 'kv' : 'memory',
+  });
+  const cache = createStore(
+    {
+      size: service.cache,
+      ttl: service.cache_ttl,
+      kvUrl: service.cache_kv_url,
+      kvKwargs: service.cache_kv_kwargs,
+      namespace: `${service.name}:${role}`,
+      configPath: `services[${index}]`,
+      onEvict: onCacheEvent,
+    },
+    context.kvPool,
+  );
+  return buildService({
+    name: service.name,
+    role,
+    engine,
+    engineName: service.engine,
+    inputKind: role === 'search' || role === 'score' ? (engineClass.inputKind ?? 'text') : 'text',
+    processor: PROCESSOR_NAMES[service.processor],
+    batchSize: service.batch_size,
+    maxWaitMs: service.max_wait_time * 1000,
+    maxQueue: service.max_queue,
+    maxConcurrentBatches: service.max_concurrent_batches,
+    cache: cache as never,
+    cacheKeyExclude: service.cache_key_exclude,
+    timeoutMs: (service.timeout ?? config.timeout) * 1000,
+    logger,
+    observer: context.observer?.service(service.name, role),
+    onCacheEvent,
+  });
 }
 
 /** Fusion rules are served under their class names through a minimal processor. */
