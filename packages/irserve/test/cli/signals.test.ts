@@ -4,11 +4,12 @@
  * npm, which forwards the signal, and node). Both through real processes and sockets.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HttpClient } from '@irserve/client';
 
 const ROOT = resolve(import.meta.dirname, '../../../..');
@@ -54,7 +55,10 @@ describe('SIGTERM', () => {
     try {
       await writeFile(
         join(dir, 'slow.mjs'),
-        'export class Slow { async searchBatch(requests) { await new Promise((r) => setTimeout(r, 800)); return requests.map(() => ({ d1: 1 })); } }\n',
+        // Marks its start in a file: the signal goes once the request is in the engine, however
+        // slowly a loaded machine got it there (a fixed wait lost that race under load).
+        "import { writeFileSync } from 'node:fs';\n" +
+          "export class Slow { async searchBatch(requests) { writeFileSync(new URL('./entered', import.meta.url), ''); await new Promise((r) => setTimeout(r, 800)); return requests.map(() => ({ d1: 1 })); } }\n",
       );
       const config = { file_imports: ['slow.mjs'], services: [{ name: 'slow', engine: 'Slow' }] };
       await writeFile(join(dir, 'config.json'), JSON.stringify(config));
@@ -65,7 +69,10 @@ describe('SIGTERM', () => {
       );
       const client = new HttpClient({ baseUrl: await server.listening });
       const inFlight = client.search({ service: 'slow', query: 'q' });
-      await new Promise((r) => setTimeout(r, 200));
+      await vi.waitFor(() => expect(existsSync(join(dir, 'entered'))).toBe(true), {
+        timeout: 20_000,
+        interval: 20,
+      });
       server.child.kill('SIGTERM');
       expect((await inFlight).scores).toEqual({ d1: 1 });
       expect(await server.exited).toBe(0);
