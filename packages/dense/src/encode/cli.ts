@@ -44,9 +44,34 @@ function integer(name: string, raw: string | undefined): number | undefined {
 
 /** Parses argv (without node and script); throws UsageError. */
 export function parseEncodeArgs(argv: string[]): Parsed | 'help' {
-  let parsed;
+  const { values: v, positionals } = readFlags(argv);
+  if (v.help) return 'help';
+  if (!v.model)
+    throw new UsageError('--model DIR is required (a folder with model.onnx and tokenizer.json)');
+  const fromCollection = v.config !== undefined || v.collection !== undefined;
+  const wanted = checkPositionals(v, positionals, fromCollection);
+  checkChoices(v);
+  const optional = <T>(key: string, value: T | undefined) =>
+    value === undefined ? {} : { [key]: value };
+  return {
+    source: documentSource(v, positionals[0]!, fromCollection),
+    outputDir: positionals[wanted - 1]!,
+    modelPath: v.model,
+    dtype: v.dtype,
+    ...optional('passagePrompt', v.passage_prompt),
+    ...optional('pooling', v.pooling as EncodeOptions['pooling']),
+    ...optional('normalize', v.normalize),
+    ...optional('maxLength', integer('max_length', v.max_length)),
+    ...optional('batchSize', integer('batch_size', v.batch_size)),
+    ...optional('docsPerFile', integer('docs_per_file', v.docs_per_file)),
+    ...optional('intraOpThreads', integer('threads', v.threads)),
+  };
+}
+
+/** The flags and positionals as node:util parses them; an unknown or malformed flag is a UsageError. */
+function readFlags(argv: string[]) {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args: argv,
       allowPositionals: true,
       allowNegative: true,
@@ -72,11 +97,12 @@ export function parseEncodeArgs(argv: string[]): Parsed | 'help' {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const { values: v, positionals } = parsed;
-  if (v.help) return 'help';
-  if (!v.model)
-    throw new UsageError('--model DIR is required (a folder with model.onnx and tokenizer.json)');
-  const fromCollection = v.config !== undefined || v.collection !== undefined;
+}
+
+type Flags = ReturnType<typeof readFlags>['values'];
+
+/** Checks that the corpus comes from one place; returns how many positionals that takes. */
+function checkPositionals(v: Flags, positionals: string[], fromCollection: boolean): number {
   if (fromCollection && (v.config === undefined || v.collection === undefined))
     throw new UsageError('--config and --collection go together');
   const wanted = fromCollection ? 1 : 2;
@@ -84,6 +110,11 @@ export function parseEncodeArgs(argv: string[]): Parsed | 'help' {
     throw new UsageError(
       fromCollection ? 'expected <output_dir>' : 'expected <corpus.jsonl> and <output_dir>',
     );
+  return wanted;
+}
+
+/** Checks the flags that take one of a few values or a template. */
+function checkChoices(v: Flags): asserts v is Flags & { dtype: EncodeOptions['dtype'] } {
   const pooling = v.pooling;
   if (pooling !== undefined && !['cls', 'mean', 'max', 'last_token', 'none'].includes(pooling))
     throw new UsageError(`--pooling must be cls, mean, max, last_token or none, got ${pooling}`);
@@ -91,29 +122,21 @@ export function parseEncodeArgs(argv: string[]): Parsed | 'help' {
     throw new UsageError(`--dtype must be float32 or float16, got ${v.dtype}`);
   if (v.passage_prompt !== undefined && !v.passage_prompt.includes('{passage}'))
     throw new UsageError('--passage_prompt must contain {passage}');
+}
+
+/** Where the documents come from: a collection of an irserve config, or a JSONL file. */
+function documentSource(
+  v: Flags,
+  corpus: string,
+  fromCollection: boolean,
+): () => AsyncIterable<EncodeDocument> {
   const fields = v.fields
     .split(',')
     .map((f) => f.trim())
     .filter(Boolean);
-  const corpus = positionals[0]!;
-  const source = fromCollection
+  return fromCollection
     ? () => collectionDocuments(v.config!, v.collection!, v.view)
     : () => jsonlDocuments({ path: corpus, idField: v.id_field, fields });
-  const optional = <T>(key: string, value: T | undefined) =>
-    value === undefined ? {} : { [key]: value };
-  return {
-    source,
-    outputDir: positionals[wanted - 1]!,
-    modelPath: v.model,
-    dtype: v.dtype,
-    ...optional('passagePrompt', v.passage_prompt),
-    ...optional('pooling', pooling as EncodeOptions['pooling']),
-    ...optional('normalize', v.normalize),
-    ...optional('maxLength', integer('max_length', v.max_length)),
-    ...optional('batchSize', integer('batch_size', v.batch_size)),
-    ...optional('docsPerFile', integer('docs_per_file', v.docs_per_file)),
-    ...optional('intraOpThreads', integer('threads', v.threads)),
-  };
 }
 
 /** Runs the encoder; resolves to the exit code. */

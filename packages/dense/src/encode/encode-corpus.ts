@@ -3,11 +3,11 @@
  * RoutIR's format) that irserve-build-index reads: `shard-00000.npy`, `shard-00001.npy`, ...
  */
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { createProgress, type ProgressLogger } from 'irserve';
-import { writeDictShard } from '../formats/index.js';
+import type * as Onnx from '@irserve/onnx';
+import { createProgress, type Progress, type ProgressLogger } from 'irserve';
 import { importOnnx } from '../engine/local-embedder.js';
 import type { EncodeDocument } from './documents.js';
+import { ShardWriter } from './shard-writer.js';
 
 export interface EncodeOptions {
   /** Documents to encode, and how many there are (for the progress bar). */
@@ -47,19 +47,8 @@ export interface EncodeReport {
  */
 export async function encodeCorpus(options: EncodeOptions): Promise<EncodeReport> {
   const started = performance.now();
-  const onnx = await importOnnx(import('@irserve/onnx'));
-  const lease = await new onnx.SessionPool().acquire(options.modelPath, {
-    intra_op_threads: options.intraOpThreads ?? 0,
-  });
-  const encoder = new onnx.TextEncoder(lease, {
-    batchSize: options.batchSize ?? 32,
-    ...(options.pooling ? { pooling: options.pooling } : {}),
-    ...(options.normalize !== undefined ? { normalize: options.normalize } : {}),
-    ...(options.maxLength ? { maxLength: options.maxLength } : {}),
-  });
+  const encoder = await openEncoder(options);
   await mkdir(options.outputDir, { recursive: true });
-  const perFile = options.docsPerFile ?? 50_000;
-  const prompt = options.passagePrompt ?? '{passage}';
   const bar = createProgress({
     label: 'encode',
     total: options.total,
@@ -67,44 +56,64 @@ export async function encodeCorpus(options: EncodeOptions): Promise<EncodeReport
     interactive: options.interactive ?? false,
     logger: options.logger ?? { info: () => {} },
   });
-  const shards: string[] = [];
-  let pending: EncodeDocument[] = [];
-  let vectors: Float32Array[] = [];
-  let ids: string[] = [];
-  let count = 0;
-  let dim = 0;
-  const flush = async () => {
-    if (ids.length === 0) return;
-    const path = join(options.outputDir, `shard-${String(shards.length).padStart(5, '0')}.npy`);
-    dim = vectors[0]!.length;
-    const packed = new Float32Array(ids.length * dim);
-    vectors.forEach((vector, i) => packed.set(vector, i * dim));
-    await writeDictShard(path, packed, dim, ids, options.dtype ?? 'float32');
-    shards.push(path);
-    vectors = [];
-    ids = [];
-  };
-  const embedPending = async () => {
-    const texts = pending.map((doc) => prompt.split('{passage}').join(doc.text));
-    vectors.push(...(await encoder.embed(texts)));
-    ids.push(...pending.map((doc) => doc.id));
-    count += pending.length;
-    bar.update(count);
-    pending = [];
-    if (ids.length >= perFile) await flush();
-  };
+  const writer = new ShardWriter(options.outputDir, options.dtype ?? 'float32');
+  let count: number;
   try {
-    for await (const doc of options.documents()) {
-      pending.push(doc);
-      if (pending.length >= Math.min(perFile - ids.length, encoder.batchSize * 8))
-        await embedPending();
-    }
-    await embedPending();
-    await flush();
+    count = await encodeDocuments(options, encoder, writer, bar);
   } finally {
     bar.done();
     await encoder.close();
   }
   if (count === 0) throw new Error('no document with text to encode');
+  const { dim, shards } = writer;
   return { count, dim, shards, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Loads the model folder into a text encoder with the options' pooling, length and threads. */
+async function openEncoder(options: EncodeOptions): Promise<Onnx.TextEncoder> {
+  const onnx = await importOnnx(import('@irserve/onnx'));
+  const lease = await new onnx.SessionPool().acquire(options.modelPath, {
+    intra_op_threads: options.intraOpThreads ?? 0,
+  });
+  return new onnx.TextEncoder(lease, {
+    batchSize: options.batchSize ?? 32,
+    ...(options.pooling ? { pooling: options.pooling } : {}),
+    ...(options.normalize !== undefined ? { normalize: options.normalize } : {}),
+    ...(options.maxLength ? { maxLength: options.maxLength } : {}),
+  });
+}
+
+/**
+ * Embeds every document in batches of up to 8 model runs, never past the end of a shard, and
+ * writes each shard as it fills; returns how many documents were encoded.
+ */
+async function encodeDocuments(
+  options: EncodeOptions,
+  encoder: Onnx.TextEncoder,
+  writer: ShardWriter,
+  bar: Progress,
+): Promise<number> {
+  const perFile = options.docsPerFile ?? 50_000;
+  const prompt = options.passagePrompt ?? '{passage}';
+  let pending: EncodeDocument[] = [];
+  let count = 0;
+  const embedPending = async () => {
+    const texts = pending.map((doc) => prompt.split('{passage}').join(doc.text));
+    writer.add(
+      await encoder.embed(texts),
+      pending.map((doc) => doc.id),
+    );
+    count += pending.length;
+    bar.update(count);
+    pending = [];
+    if (writer.buffered >= perFile) await writer.flush();
+  };
+  for await (const doc of options.documents()) {
+    pending.push(doc);
+    if (pending.length >= Math.min(perFile - writer.buffered, encoder.batchSize * 8))
+      await embedPending();
+  }
+  await embedPending();
+  await writer.flush();
+  return count;
 }

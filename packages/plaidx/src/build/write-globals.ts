@@ -11,22 +11,75 @@ import { buildPidIvf } from './ivf-build.js';
 import { writeIntNpy } from './npy-write.js';
 import type { TrainedCodec } from './train-codec.js';
 
+interface GlobalSettings {
+  nbits: number;
+  dim: number;
+  kmeansIterations: number;
+}
+
 /** Writes the files; resolves to the index's size in bytes. */
 export async function writeGlobals(
   dir: string,
   codec: TrainedCodec,
   corpus: EncodedCorpus,
-  settings: { nbits: number; dim: number; kmeansIterations: number },
+  settings: GlobalSettings,
 ): Promise<number> {
-  const { dim, nbits } = settings;
-  const partitions = codec.centroids.length / dim;
+  const partitions = codec.centroids.length / settings.dim;
+  await writeCodecFiles(dir, codec, settings.dim, partitions);
+  await writeIvfFiles(dir, corpus, partitions);
+  await writeMetadataFiles(dir, corpus, settings, partitions);
+  await writeFile(
+    join(dir, 'mapping.tsv'),
+    corpus.ids.map((id, pid) => `${pid}\t${id}\n`).join(''),
+  );
+  const names = [
+    ...corpus.files,
+    'centroids.npy',
+    'bucket_cutoffs.npy',
+    'bucket_weights.npy',
+    'avg_residual.npy',
+    'ivf.npy',
+    'ivf_lengths.npy',
+    'metadata.json',
+    'plan.json',
+    'mapping.tsv',
+  ];
+  await writeManifest(dir, names);
+  return totalSize(dir, names);
+}
+
+/** Centroids, bucket cutoffs and weights, and the average residual. */
+async function writeCodecFiles(
+  dir: string,
+  codec: TrainedCodec,
+  dim: number,
+  partitions: number,
+): Promise<void> {
   await writeNpy(join(dir, 'centroids.npy'), codec.centroids, [partitions, dim]);
   await writeNpy(join(dir, 'bucket_cutoffs.npy'), codec.cutoffs, [codec.cutoffs.length]);
   await writeNpy(join(dir, 'bucket_weights.npy'), codec.weights, [codec.weights.length]);
   await writeNpy(join(dir, 'avg_residual.npy'), codec.avgResidual, [dim]);
+}
+
+/** The IVF by passage: each centroid's passages, and how many there are per centroid. */
+async function writeIvfFiles(
+  dir: string,
+  corpus: EncodedCorpus,
+  partitions: number,
+): Promise<void> {
   const { ivf, lengths } = buildPidIvf(corpus.codes, corpus.doclens, partitions);
   await writeIntNpy(join(dir, 'ivf.npy'), ivf, 'int64');
   await writeIntNpy(join(dir, 'ivf_lengths.npy'), lengths, 'int32');
+}
+
+/** `metadata.json` and `plan.json`, with the same `config` in both, as ColBERT writes them. */
+async function writeMetadataFiles(
+  dir: string,
+  corpus: EncodedCorpus,
+  settings: GlobalSettings,
+  partitions: number,
+): Promise<void> {
+  const { dim, nbits } = settings;
   const embeddings = corpus.codes.length;
   const passages = corpus.doclens.length;
   const config = {
@@ -54,23 +107,10 @@ export async function writeGlobals(
     avg_doclen_est: avgDoclen,
   };
   await writeFile(join(dir, 'plan.json'), JSON.stringify(plan, null, 2) + '\n');
-  await writeFile(
-    join(dir, 'mapping.tsv'),
-    corpus.ids.map((id, pid) => `${pid}\t${id}\n`).join(''),
-  );
-  const names = [
-    ...corpus.files,
-    'centroids.npy',
-    'bucket_cutoffs.npy',
-    'bucket_weights.npy',
-    'avg_residual.npy',
-    'ivf.npy',
-    'ivf_lengths.npy',
-    'metadata.json',
-    'plan.json',
-    'mapping.tsv',
-  ];
-  await writeManifest(dir, names);
+}
+
+/** The summed size in bytes of the named files of `dir`. */
+async function totalSize(dir: string, names: string[]): Promise<number> {
   let bytes = 0;
   for (const name of names) bytes += (await stat(join(dir, name))).size;
   return bytes;

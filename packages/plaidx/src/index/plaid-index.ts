@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { FormatError } from '@irserve/dense';
 import { expectShape, toFloat32, toInt32, toUint8 } from '../formats/tensor.js';
 import { makeCodec, type ResidualCodec } from './codec.js';
-import { indexFiles, type Layout } from './index-files.js';
+import { indexFiles, type IndexFiles, type Layout } from './index-files.js';
 import { pidLists } from './ivf.js';
 import { verifyManifest } from './manifest.js';
-import { readDoclens, readIndexMetadata } from './metadata.js';
+import { readDoclens, readIndexMetadata, type IndexMetadata } from './metadata.js';
 
 export interface PlaidIndex {
   readonly dir: string;
@@ -53,35 +53,77 @@ export async function openPlaidIndex(dir: string, options: OpenOptions = {}): Pr
   const files = await indexFiles(dir);
   if (options.verifyChecksums ?? true) await verifyManifest(dir);
   const meta = await readIndexMetadata(dir);
-  const { tensor: centroidTensor, file: centroidFile } = await files.centroids();
-  expectShape(centroidTensor, [undefined, undefined], centroidFile, 'centroids');
-  const [numCentroids = 0, dim = 0] = centroidTensor.shape;
-  if ((dim * meta.nbits) % 8 !== 0)
+  const { centroids, numCentroids, dim } = await readCentroids(files, meta.nbits);
+  const codec = await readCodec(files, meta.nbits, dim);
+  const passages = await readPassageLayout(dir, meta);
+  const { codes, residuals } = await readChunks(files, meta, passages, {
+    codec,
+    dim,
+    numCentroids,
+    onChunk: options.onChunk,
+  });
+  const ivf = await files.ivf();
+  const { offsets, pids } = pidLists(ivf, numCentroids, passages.docOffsets);
+  return {
+    dir,
+    layout: files.layout,
+    dim,
+    nbits: meta.nbits,
+    numCentroids,
+    numPassages: passages.doclens.length,
+    numEmbeddings: passages.numEmbeddings,
+    centroids,
+    centroidSquaredNorms: squaredNorms(centroids, dim),
+    codec,
+    ivfOffsets: offsets,
+    ivfPids: pids,
+    doclens: passages.doclens,
+    docOffsets: passages.docOffsets,
+    codes,
+    residuals,
+  };
+}
+
+/** Reads the centroids; `dim` must pack into whole bytes at `nbits` per dimension. */
+async function readCentroids(
+  files: IndexFiles,
+  nbits: number,
+): Promise<{ centroids: Float32Array; numCentroids: number; dim: number }> {
+  const { tensor, file } = await files.centroids();
+  expectShape(tensor, [undefined, undefined], file, 'centroids');
+  const [numCentroids = 0, dim = 0] = tensor.shape;
+  if ((dim * nbits) % 8 !== 0)
     throw new FormatError(
-      centroidFile,
-      `dimension ${dim} times nbits ${meta.nbits} is not a whole number of bytes`,
+      file,
+      `dimension ${dim} times nbits ${nbits} is not a whole number of bytes`,
     );
-  const centroids = toFloat32(centroidTensor, centroidFile);
+  return { centroids: toFloat32(tensor, file), numCentroids, dim };
+}
+
+/** Reads the bucket cutoffs and weights and builds the residual codec from them. */
+async function readCodec(files: IndexFiles, nbits: number, dim: number): Promise<ResidualCodec> {
   const buckets = await files.buckets();
-  expectShape(
-    buckets.cutoffs,
-    [2 ** meta.nbits - 1],
-    buckets.file,
-    `bucket cutoffs for nbits ${meta.nbits}`,
-  );
-  expectShape(
-    buckets.weights,
-    [2 ** meta.nbits],
-    buckets.file,
-    `bucket weights for nbits ${meta.nbits}`,
-  );
-  const codec = makeCodec(
-    meta.nbits,
+  expectShape(buckets.cutoffs, [2 ** nbits - 1], buckets.file, `bucket cutoffs for nbits ${nbits}`);
+  expectShape(buckets.weights, [2 ** nbits], buckets.file, `bucket weights for nbits ${nbits}`);
+  return makeCodec(
+    nbits,
     dim,
     toFloat32(buckets.cutoffs, buckets.file),
     toFloat32(buckets.weights, buckets.file),
   );
+}
 
+/** Token counts per passage, from every chunk's doclens file, and where each passage starts. */
+interface PassageLayout {
+  /** The doclens of each chunk, as read (chunk c holds `perChunk[c].length` passages). */
+  perChunk: number[][];
+  doclens: Int32Array;
+  docOffsets: Float64Array;
+  numEmbeddings: number;
+}
+
+/** Reads the doclens of every chunk; their sum must match `num_embeddings` when it is given. */
+async function readPassageLayout(dir: string, meta: IndexMetadata): Promise<PassageLayout> {
   const perChunk: number[][] = [];
   for (let c = 0; c < meta.numChunks; c++) perChunk.push(await readDoclens(dir, c));
   const doclens = Int32Array.from(perChunk.flat());
@@ -93,13 +135,31 @@ export async function openPlaidIndex(dir: string, options: OpenOptions = {}): Pr
       join(dir, 'metadata.json'),
       `num_embeddings is ${meta.numEmbeddings} but the doclens files sum to ${numEmbeddings}`,
     );
+  return { perChunk, doclens, docOffsets, numEmbeddings };
+}
 
-  const codes = new Int32Array(numEmbeddings);
-  const residuals = new Uint8Array(numEmbeddings * codec.packedDim);
+/** What the chunks are checked against, from the parts read before them. */
+interface ChunkExpectations {
+  codec: ResidualCodec;
+  dim: number;
+  numCentroids: number;
+  onChunk: OpenOptions['onChunk'];
+}
+
+/** Reads every chunk's codes and residuals into one array each, checking shapes and codes. */
+async function readChunks(
+  files: IndexFiles,
+  meta: IndexMetadata,
+  passages: PassageLayout,
+  expect: ChunkExpectations,
+): Promise<{ codes: Int32Array; residuals: Uint8Array }> {
+  const { codec, dim, numCentroids } = expect;
+  const codes = new Int32Array(passages.numEmbeddings);
+  const residuals = new Uint8Array(passages.numEmbeddings * codec.packedDim);
   let at = 0;
   for (let c = 0; c < meta.numChunks; c++) {
     const chunk = await files.chunk(c);
-    const rows = perChunk[c]!.reduce((a, b) => a + b, 0);
+    const rows = passages.perChunk[c]!.reduce((a, b) => a + b, 0);
     const [codesFile, residualsFile] = chunk.files;
     expectShape(
       chunk.codes,
@@ -114,41 +174,27 @@ export async function openPlaidIndex(dir: string, options: OpenOptions = {}): Pr
       `residuals of chunk ${c} (dim ${dim}, nbits ${meta.nbits})`,
     );
     const chunkCodes = toInt32(chunk.codes, codesFile);
-    for (let i = 0; i < rows; i++) {
-      const code = chunkCodes[i]!;
-      if (code < 0 || code >= numCentroids)
-        throw new FormatError(
-          codesFile,
-          `code ${code} at row ${i} is not a centroid (0..${numCentroids - 1})`,
-        );
-    }
+    checkCodes(chunkCodes, rows, numCentroids, codesFile);
     // One copy into the index's array; the chunk's file buffer is released afterwards, so
     // the index never needs to fit in memory twice.
     codes.set(chunkCodes, at);
     residuals.set(toUint8(chunk.residuals, residualsFile), at * codec.packedDim);
     at += rows;
-    options.onChunk?.(c + 1, meta.numChunks);
+    expect.onChunk?.(c + 1, meta.numChunks);
   }
-  const ivf = await files.ivf();
-  const { offsets, pids } = pidLists(ivf, numCentroids, docOffsets);
-  return {
-    dir,
-    layout: files.layout,
-    dim,
-    nbits: meta.nbits,
-    numCentroids,
-    numPassages: doclens.length,
-    numEmbeddings,
-    centroids,
-    centroidSquaredNorms: squaredNorms(centroids, dim),
-    codec,
-    ivfOffsets: offsets,
-    ivfPids: pids,
-    doclens,
-    docOffsets,
-    codes,
-    residuals,
-  };
+  return { codes, residuals };
+}
+
+/** Throws unless each of the first `rows` codes names a centroid. */
+function checkCodes(codes: Int32Array, rows: number, numCentroids: number, file: string): void {
+  for (let i = 0; i < rows; i++) {
+    const code = codes[i]!;
+    if (code < 0 || code >= numCentroids)
+      throw new FormatError(
+        file,
+        `code ${code} at row ${i} is not a centroid (0..${numCentroids - 1})`,
+      );
+  }
 }
 
 function squaredNorms(rows: Float32Array, dim: number): Float32Array {

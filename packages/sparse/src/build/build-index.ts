@@ -2,8 +2,8 @@
  * Builds a sparse index from an encoded corpus: read (with a progress bar over the input
  * bytes), index in memory, write atomically, and report counts, timings and peak memory.
  */
-import { createProgress, type ProgressLogger } from 'irserve';
-import { listInputFiles } from '../corpus/input-files.js';
+import { createProgress, type Progress, type ProgressLogger } from 'irserve';
+import { listInputFiles, type InputFile } from '../corpus/input-files.js';
 import { readCorpusParallel } from '../corpus/parallel-read.js';
 import type { PassageVector } from '../corpus/parse-record.js';
 import { readCorpus } from '../corpus/read-corpus.js';
@@ -64,14 +64,7 @@ export async function buildSparseIndex(options: BuildSparseOptions): Promise<Bui
   const passageIds = options.passageIds ?? 'auto';
   const files = await listInputFiles(options.input);
   await checkOutput(options.outputDir);
-  const totalBytes = files.reduce((sum, file) => sum + file.bytes, 0);
-  const progress = createProgress({
-    label: 'indexing',
-    total: totalBytes,
-    unit: 'bytes',
-    interactive: options.interactive ?? false,
-    logger: options.logger,
-  });
+  const progress = createByteProgress(files, options);
   const builder = new SparseIndexBuilder({
     quantization,
     blockSize: options.blockSize ?? DEFAULT_BLOCK_SIZE,
@@ -79,6 +72,43 @@ export async function buildSparseIndex(options: BuildSparseOptions): Promise<Bui
     reorder: options.reorder === true ? DEFAULT_REORDER : false,
     impactOrdered: options.impactOrdered === true,
   });
+  const badLines = await readIntoBuilder(files, builder, progress, { ...options, quantization });
+  const manifest = await finishAndWrite(builder, files, { ...options, passageIds, badLines });
+  const seconds = (performance.now() - started) / 1000;
+  const indexBytes = Object.values(manifest.files).reduce((sum, file) => sum + file.bytes, 0);
+  return {
+    manifest,
+    outputDir: options.outputDir,
+    badLines,
+    seconds,
+    reorderSeconds: builder.reorderSeconds,
+    threads: options.threads ?? 1,
+    indexBytes,
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+  };
+}
+
+/** A progress bar (or log lines) over the bytes of every input file. */
+function createByteProgress(files: InputFile[], options: BuildSparseOptions): Progress {
+  return createProgress({
+    label: 'indexing',
+    total: files.reduce((sum, file) => sum + file.bytes, 0),
+    unit: 'bytes',
+    interactive: options.interactive ?? false,
+    logger: options.logger,
+  });
+}
+
+/**
+ * Reads every passage of `files` into `builder`, in this thread or in parser threads, and
+ * returns the number of bad lines skipped; the progress is closed even when reading fails.
+ */
+async function readIntoBuilder(
+  files: InputFile[],
+  builder: SparseIndexBuilder,
+  progress: Progress,
+  options: BuildSparseOptions & { quantization: number },
+): Promise<number> {
   let badLines = 0;
   const onBadLine = (message: string) => {
     if (++badLines <= REPORTED_BAD_LINES)
@@ -86,7 +116,7 @@ export async function buildSparseIndex(options: BuildSparseOptions): Promise<Bui
   };
   try {
     const reading = {
-      quantization,
+      quantization: options.quantization,
       maxConsecutiveBad: options.maxConsecutiveBad,
       onBadLine,
       onBytes: (n: number) => progress.tick(n),
@@ -99,32 +129,28 @@ export async function buildSparseIndex(options: BuildSparseOptions): Promise<Bui
   } finally {
     progress.done();
   }
+  return badLines;
+}
+
+/** Finishes the in-memory index (refusing an empty one) and writes it atomically. */
+async function finishAndWrite(
+  builder: SparseIndexBuilder,
+  files: InputFile[],
+  options: BuildSparseOptions & { passageIds: PassageIdRule; badLines: number },
+): Promise<SparseManifest> {
   if (builder.passages === 0) throw new Error(`${options.input}: no passage could be indexed`);
   options.logger.info(`writing ${builder.passages} passages to ${options.outputDir}`);
   const finished = performance.now();
   const index = builder.finish();
-  const reorderSeconds = builder.reorderSeconds;
   options.logger.info(`indexed in ${((performance.now() - finished) / 1000).toFixed(1)} s`);
-  const manifest = await writeIndex(index, options.outputDir, {
-    passageIds,
+  return writeIndex(index, options.outputDir, {
+    passageIds: options.passageIds,
     build: {
       input: options.input,
       files: files.length,
-      badLines,
+      badLines: options.badLines,
       reorder: options.reorder === true ? 'cluster' : 'none',
       impactOrdered: options.impactOrdered === true,
     },
   });
-  const seconds = (performance.now() - started) / 1000;
-  const indexBytes = Object.values(manifest.files).reduce((sum, file) => sum + file.bytes, 0);
-  return {
-    manifest,
-    outputDir: options.outputDir,
-    badLines,
-    seconds,
-    reorderSeconds,
-    threads: options.threads ?? 1,
-    indexBytes,
-    peakRssBytes: process.resourceUsage().maxRSS * 1024,
-  };
 }
