@@ -48,7 +48,13 @@ export interface EncodeReport {
 export async function encodeCorpus(options: EncodeOptions): Promise<EncodeReport> {
   const started = performance.now();
   const encoder = await openEncoder(options);
-  await mkdir(options.outputDir, { recursive: true });
+  // The model is loaded: from here every way out closes it (its session is native memory).
+  try {
+    await mkdir(options.outputDir, { recursive: true });
+  } catch (error) {
+    await encoder.close();
+    throw error;
+  }
   const bar = createProgress({
     label: 'encode',
     total: options.total,
@@ -75,12 +81,18 @@ async function openEncoder(options: EncodeOptions): Promise<Onnx.TextEncoder> {
   const lease = await new onnx.SessionPool().acquire(options.modelPath, {
     intra_op_threads: options.intraOpThreads ?? 0,
   });
-  return new onnx.TextEncoder(lease, {
-    batchSize: options.batchSize ?? 32,
-    ...(options.pooling ? { pooling: options.pooling } : {}),
-    ...(options.normalize !== undefined ? { normalize: options.normalize } : {}),
-    ...(options.maxLength ? { maxLength: options.maxLength } : {}),
-  });
+  try {
+    return new onnx.TextEncoder(lease, {
+      batchSize: options.batchSize ?? 32,
+      ...(options.pooling ? { pooling: options.pooling } : {}),
+      ...(options.normalize !== undefined ? { normalize: options.normalize } : {}),
+      ...(options.maxLength ? { maxLength: options.maxLength } : {}),
+    });
+  } catch (error) {
+    // Options the encoder refuses (a pooling the model cannot give): the session goes back.
+    await lease.release();
+    throw error;
+  }
 }
 
 /**
