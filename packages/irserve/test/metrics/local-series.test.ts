@@ -39,6 +39,15 @@ async function bothWays(record: (h: HistogramLike, c: CounterLike) => void) {
   };
 }
 
+/** A prom-client Histogram and a LocalHistogram alike, each in a registry of its own. */
+function histogramsSideBySide(name: string, labelNames: string[], buckets: number[]) {
+  const theirs = new Registry();
+  const ours = new Registry();
+  const h = new Histogram({ name, help: name, labelNames, buckets, registers: [theirs] });
+  const local = new LocalHistogram(name, name, labelNames, buckets, ours);
+  return { theirs, ours, h, local };
+}
+
 interface HistogramLike {
   observe(labels: Record<string, string>, value: number): void;
   reset(): void;
@@ -81,17 +90,7 @@ describe('LocalHistogram and LocalCounter', () => {
   });
 
   it('bound observers (series) record as observe does, and start again after a reset', async () => {
-    const theirs = new Registry();
-    const ours = new Registry();
-    const labelNames = ['service', 'role'];
-    const h = new Histogram({
-      name: 'b',
-      help: 'b',
-      labelNames,
-      buckets: [1, 2, 4],
-      registers: [theirs],
-    });
-    const local = new LocalHistogram('b', 'b', labelNames, [1, 2, 4], ours);
+    const { theirs, ours, h, local } = histogramsSideBySide('b', ['service', 'role'], [1, 2, 4]);
     const bound = local.series({ service: 's', role: 'search' });
     // Nothing recorded: no series (binding one creates none).
     expect(await ours.metrics()).toBe(await theirs.metrics());
@@ -132,19 +131,10 @@ describe('LocalHistogram and LocalCounter', () => {
   });
 
   it("counts a histogram's observations as a counter counted beside it would, resets included", async () => {
-    const theirs = new Registry();
-    const ours = new Registry();
     const labelNames = ['route', 'status'];
+    const { theirs, ours, h, local } = histogramsSideBySide('r_seconds', labelNames, BOUNDS);
     // The count is registered after the histogram it reads; theirs in the same order.
-    const h = new Histogram({
-      name: 'r_seconds',
-      help: 's',
-      labelNames,
-      buckets: BOUNDS,
-      registers: [theirs],
-    });
     const c = new Counter({ name: 'r_total', help: 'r', labelNames, registers: [theirs] });
-    const local = new LocalHistogram('r_seconds', 's', labelNames, BOUNDS, ours);
     new LocalHistogramCount('r_total', 'r', local, ours);
     // Nothing observed: no series.
     expect(await ours.metrics()).toBe(await theirs.metrics());
