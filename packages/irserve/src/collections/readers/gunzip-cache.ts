@@ -60,48 +60,69 @@ export async function gunzipCached(
     userCacheDir: context.userCacheDir,
     isWritable: context.isWritable,
   });
-  for (const dir of place.dirs) {
-    const candidate = join(dir, place.name);
-    if (await validStamp(candidate, info.size, info.mtimeMs)) {
-      onBytes?.(info.size);
-      return candidate;
-    }
+  const fresh = await freshCopy(place, info);
+  if (fresh !== undefined) {
+    onBytes?.(info.size);
+    return fresh;
   }
-  let bytes = 0;
-  const digest = createHash('sha256');
+  let written = { bytes: 0, sha256: '' };
   const dataPath = await writeSidecar(place, context.isWritable, async (handle: FileHandle) => {
-    const input = createReadStream(gzPath);
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        onBytes?.(chunk.length);
-        done(null, chunk);
-      },
-    });
-    await pipeline(
-      input,
-      counter,
-      createGunzip({ chunkSize: 256 * 1024 }),
-      async (source: AsyncIterable<Buffer>) => {
-        for await (const chunk of source) {
-          await handle.write(chunk);
-          digest.update(chunk);
-          bytes += chunk.length;
-        }
-      },
-    );
+    written = await gunzipInto(gzPath, handle, onBytes);
   });
-  const stamp: Stamp = {
-    size: info.size,
-    mtimeMs: info.mtimeMs,
-    bytes,
-    sha256: digest.digest('hex'),
-  };
+  const stamp: Stamp = { size: info.size, mtimeMs: info.mtimeMs, ...written };
   const dir = dataPath.slice(0, dataPath.length - place.name.length - 1);
   await writeSidecar(
     { name: `${place.name}.json`, dirs: [dir] },
     context.isWritable,
     async (h) => void (await h.write(JSON.stringify(stamp))),
   );
-  context.logger.info({ shard: gzPath, sidecar: dataPath, bytes }, 'gzip shard decompressed');
+  context.logger.info(
+    { shard: gzPath, sidecar: dataPath, bytes: written.bytes },
+    'gzip shard decompressed',
+  );
   return dataPath;
+}
+
+/** A decompressed copy in one of the places, stamped with the source's size and time; if any. */
+async function freshCopy(
+  place: { name: string; dirs: readonly string[] },
+  info: { size: number; mtimeMs: number },
+): Promise<string | undefined> {
+  for (const dir of place.dirs) {
+    const candidate = join(dir, place.name);
+    if (await validStamp(candidate, info.size, info.mtimeMs)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * Decompresses `gzPath` into `handle`; `onBytes` hears of the compressed bytes read. Returns the
+ * decompressed size and its SHA-256, for the stamp.
+ */
+async function gunzipInto(
+  gzPath: string,
+  handle: FileHandle,
+  onBytes: ((n: number) => void) | undefined,
+): Promise<{ bytes: number; sha256: string }> {
+  let bytes = 0;
+  const digest = createHash('sha256');
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      onBytes?.(chunk.length);
+      done(null, chunk);
+    },
+  });
+  await pipeline(
+    createReadStream(gzPath),
+    counter,
+    createGunzip({ chunkSize: 256 * 1024 }),
+    async (source: AsyncIterable<Buffer>) => {
+      for await (const chunk of source) {
+        await handle.write(chunk);
+        digest.update(chunk);
+        bytes += chunk.length;
+      }
+    },
+  );
+  return { bytes, sha256: digest.digest('hex') };
 }
