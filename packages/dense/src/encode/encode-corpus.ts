@@ -48,13 +48,25 @@ export interface EncodeReport {
 export async function encodeCorpus(options: EncodeOptions): Promise<EncodeReport> {
   const started = performance.now();
   const encoder = await openEncoder(options);
-  // The model is loaded: from here every way out closes it (its session is native memory).
+  let encoded: { count: number; writer: ShardWriter };
+  // The model is loaded: every way out from here closes it (its session is native memory).
   try {
     await mkdir(options.outputDir, { recursive: true });
-  } catch (error) {
+    encoded = await encodeWithProgress(options, encoder);
+  } finally {
     await encoder.close();
-    throw error;
   }
+  const { count, writer } = encoded;
+  if (count === 0) throw new Error('no document with text to encode');
+  const { dim, shards } = writer;
+  return { count, dim, shards, seconds: (performance.now() - started) / 1000 };
+}
+
+/** `encodeDocuments` into a new shard writer, with a progress bar over the documents. */
+async function encodeWithProgress(
+  options: EncodeOptions,
+  encoder: Onnx.TextEncoder,
+): Promise<{ count: number; writer: ShardWriter }> {
   const bar = createProgress({
     label: 'encode',
     total: options.total,
@@ -63,16 +75,11 @@ export async function encodeCorpus(options: EncodeOptions): Promise<EncodeReport
     logger: options.logger ?? { info: () => {} },
   });
   const writer = new ShardWriter(options.outputDir, options.dtype ?? 'float32');
-  let count: number;
   try {
-    count = await encodeDocuments(options, encoder, writer, bar);
+    return { count: await encodeDocuments(options, encoder, writer, bar), writer };
   } finally {
     bar.done();
-    await encoder.close();
   }
-  if (count === 0) throw new Error('no document with text to encode');
-  const { dim, shards } = writer;
-  return { count, dim, shards, seconds: (performance.now() - started) / 1000 };
 }
 
 /** Loads the model folder into a text encoder with the options' pooling, length and threads. */
