@@ -60,7 +60,7 @@ interface Flight<Req, Res> {
    * that signal is the batch's (the item leaving is the batch losing its last waiter), which
    * spares a scope per request of a service that is seldom batched.
    */
-  controller: AbortScope | undefined;
+  ownScope: AbortScope | undefined;
   /** Whether this batch no longer holds one of the `maxConcurrent` slots. */
   released: boolean;
 }
@@ -178,7 +178,7 @@ export class Batcher<Req, Res> {
 
   /** Nobody waits for `flight` any more: tell the engine, and free its slot (bounded). */
   #abandon(flight: Flight<Req, Res>, reason: Error): void {
-    flight.controller?.abort(reason);
+    flight.ownScope?.abort(reason);
     if (flight.released) return;
     if (this.#abandoned >= ABANDONED_PER_SLOT * this.#options.maxConcurrent) return;
     flight.released = true;
@@ -222,12 +222,12 @@ export class Batcher<Req, Res> {
   #dispatch(): void {
     this.#clearTimers();
     const batch = this.#queue.splice(0, this.#options.maxSize);
-    let controller: AbortScope | undefined;
+    let ownScope: AbortScope | undefined;
     const own = batch.length === 1 ? batch[0]!.signal : undefined;
     const flight: Flight<Req, Res> = {
       waiters: new Set(batch),
-      signal: own ?? (controller = new AbortScope()),
-      controller,
+      signal: own ?? (ownScope = new AbortScope()),
+      ownScope,
       released: false,
     };
     for (const waiter of batch) waiter.flight = flight;

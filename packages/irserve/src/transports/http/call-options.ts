@@ -9,7 +9,7 @@ import { AbortScope } from '../../util/abort-scope.js';
  * What aborts when the client closes its connection before the answer is sent: its
  * queued work is dropped and a running batch no one else waits for is abandoned.
  */
-function disconnectSignal(reply: FastifyReply): AbortScope {
+function disconnectScope(reply: FastifyReply): AbortScope {
   // A scope: the deadlines and batchers below it listen without event listeners.
   const scope = new AbortScope();
   const response = reply.raw;
@@ -43,6 +43,6 @@ export function callOptions(request: FastifyRequest, reply?: FastifyReply): Call
   const seconds = parseTimeoutHeader(request.headers[TIMEOUT_HEADER]);
   const options: CallOptions = { requestId: request.id, hops };
   if (seconds !== undefined) options.deadline = Date.now() + seconds * 1000;
-  if (reply) options.signal = disconnectSignal(reply);
+  if (reply) options.signal = disconnectScope(reply);
   return options;
 }
