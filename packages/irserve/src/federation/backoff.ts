@@ -14,16 +14,20 @@ export function backoffDelay(
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
+/**
+ * Resolves after `ms`, or rejects with the signal's reason if it aborts first. The abort listener
+ * goes with the timer: a long-lived signal does not collect one per retry.
+ */
 export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(reasonOf(signal));
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(reasonOf(signal));
-      },
-      { once: true },
-    );
+    const abort = () => {
+      clearTimeout(timer);
+      reject(reasonOf(signal!));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', abort, { once: true });
   });

@@ -128,14 +128,7 @@ export class RemoteClient {
     const left = timeLeft(options.deadline, `remote ${this.endpoint}${path}`);
     const ownMs = this.#options.timeoutSeconds * 1000;
     const timeoutMs = left === undefined ? ownMs : Math.min(ownMs, left);
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      [HOPS_HEADER]: String((options.hops ?? 0) + 1),
-    };
-    if (left !== undefined) headers[TIMEOUT_HEADER] = (left / 1000).toFixed(3);
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (this.#options.apiKey) headers.authorization = `Bearer ${this.#options.apiKey.trim()}`;
-    if (options.requestId) headers[REQUEST_ID_HEADER] = options.requestId;
+    const headers = this.#headers(left, body !== undefined, options);
     let response;
     try {
       response = await this.#pool.request({
@@ -158,13 +151,32 @@ export class RemoteClient {
       }
       throw new ConnectionError((error as Error).message);
     }
-    const text = await response.body.text();
-    if (response.statusCode === 504 && errorCode(text) === 'ERR_TIMEOUT')
+    return this.#read(response.statusCode, await response.body.text(), path);
+  }
+
+  /** The headers of an attempt: hops, the time left, the key and the request id passed on. */
+  #headers(
+    left: number | undefined,
+    hasBody: boolean,
+    options: RemoteCallOptions,
+  ): Record<string, string> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      [HOPS_HEADER]: String((options.hops ?? 0) + 1),
+    };
+    if (left !== undefined) headers[TIMEOUT_HEADER] = (left / 1000).toFixed(3);
+    if (hasBody) headers['content-type'] = 'application/json';
+    if (this.#options.apiKey) headers.authorization = `Bearer ${this.#options.apiKey.trim()}`;
+    if (options.requestId) headers[REQUEST_ID_HEADER] = options.requestId;
+    return headers;
+  }
+
+  /** The answer's JSON, or the error its status says: retried for 5xx, passed on for 4xx. */
+  #read(status: number, text: string, path: string): unknown {
+    if (status === 504 && errorCode(text) === 'ERR_TIMEOUT')
       throw timeoutError(`remote ${this.endpoint}${path}`);
-    if (response.statusCode >= 500)
-      throw new RetryableError(`HTTP ${response.statusCode}: ${errorMessage(text)}`);
-    if (response.statusCode >= 400)
-      throw new RemoteRejection(response.statusCode, errorMessage(text), errorCode(text));
+    if (status >= 500) throw new RetryableError(`HTTP ${status}: ${errorMessage(text)}`);
+    if (status >= 400) throw new RemoteRejection(status, errorMessage(text), errorCode(text));
     try {
       return JSON.parse(text) as unknown;
     } catch {

@@ -63,14 +63,7 @@ export function deferredMetrics(create: () => Promise<AppMetrics>): DeferredMetr
       else later((metrics) => metrics.observeRequest(labels, seconds));
     },
     service: (name, role) => deferredService(() => loaded, later, name, role),
-    cache: (labels: CacheLabels) => {
-      let onEvent: ((event: CacheEvent) => void) | undefined;
-      const of = (metrics: AppMetrics) => (onEvent ??= metrics.cache(labels));
-      return (event) => {
-        if (loaded) of(loaded)(event);
-        else later((metrics) => of(metrics)(event));
-      };
-    },
+    cache: (labels: CacheLabels) => deferredCache(() => loaded, later, labels),
     relayCall: (remote, role, seconds, ok) => {
       if (loaded) loaded.relayCall(remote, role, seconds, ok);
       else later((metrics) => metrics.relayCall(remote, role, seconds, ok));
@@ -84,6 +77,21 @@ export function deferredMetrics(create: () => Promise<AppMetrics>): DeferredMetr
       closed = true;
       loaded?.close();
     },
+  };
+}
+
+/** A cache's observer that forwards to the loaded metrics, or keeps its events until then. */
+function deferredCache(
+  current: () => AppMetrics | undefined,
+  later: (event: Replay) => void,
+  labels: CacheLabels,
+): (event: CacheEvent) => void {
+  let onEvent: ((event: CacheEvent) => void) | undefined;
+  const of = (metrics: AppMetrics) => (onEvent ??= metrics.cache(labels));
+  return (event) => {
+    const loaded = current();
+    if (loaded) of(loaded)(event);
+    else later((metrics) => of(metrics)(event));
   };
 }
 

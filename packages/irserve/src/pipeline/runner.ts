@@ -49,28 +49,44 @@ export interface PipelineRunnerDeps {
  * await runner.run({ pipeline: '{bm25, dense}RRF%100 >> rerank', query: 'q', collection: 'docs' });
  */
 export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
-  const serviceNames = ROLES.flatMap((role) => deps.services.names(role));
-  const table = validatePipelineAliases(deps.aliases, serviceNames);
-  const sources = Object.freeze({ ...deps.aliases });
-  const plans = new PlanCache(table);
-  const rerankPlans = new PlanCache(table, undefined, 'rerank');
-  const cache = createPipelineCall(deps.cache, deps.logger);
-  const boundPlans = new BoundPlans(deps);
-  // Score maps this runner's cuts left best first, so the answer's serializer need not check.
-  const bestFirst = new WeakSet<object>();
+  return new Pipelines(deps);
+}
 
-  async function run(body: unknown, given: CallOptions = {}): Promise<Record<string, unknown>> {
+/** The runner: plans and bound pipelines kept per expression, the pipeline cache in front. */
+class Pipelines implements PipelineRunner {
+  readonly #deps: PipelineRunnerDeps;
+  readonly #sources: Readonly<Record<string, string>>;
+  readonly #plans: PlanCache;
+  readonly #rerankPlans: PlanCache;
+  readonly #cache: ReturnType<typeof createPipelineCall>;
+  readonly #boundPlans: BoundPlans;
+  /** Score maps this runner's cuts left best first, so the answer's serializer need not check. */
+  readonly #bestFirst = new WeakSet<object>();
+
+  constructor(deps: PipelineRunnerDeps) {
+    const serviceNames = ROLES.flatMap((role) => deps.services.names(role));
+    const table = validatePipelineAliases(deps.aliases, serviceNames);
+    this.#deps = deps;
+    this.#sources = Object.freeze({ ...deps.aliases });
+    this.#plans = new PlanCache(table);
+    this.#rerankPlans = new PlanCache(table, undefined, 'rerank');
+    this.#cache = createPipelineCall(deps.cache, deps.logger);
+    this.#boundPlans = new BoundPlans(deps);
+  }
+
+  async run(body: unknown, given: CallOptions = {}): Promise<Record<string, unknown>> {
     const request = plainPipelineRequest(body) ?? parseRequest(pipelineRequestSchema, body);
     const options = sharingDeadlines(withTimeout(given, request.timeout) ?? given);
-    const plan = plans.get(request.pipeline);
-    const bound = boundPlans.bind(plan, request);
+    const plan = this.#plans.get(request.pipeline);
+    const bound = this.#boundPlans.bind(plan, request);
     const trace = request.explain ? new Trace() : undefined;
+    const cache = this.#cache;
     const job = {
       key: cache.enabled ? pipelineKey(plan, request) : '',
-      run: () => execute(bound, request, trace, options),
+      run: () => this.#execute(bound, request, trace, options),
     };
     const result = await cache.call(job, options);
-    const envelope = answer(request, plan, bound, result, bestFirst.has(result.value.scores));
+    const envelope = answer(request, plan, bound, result, this.#bestFirst.has(result.value.scores));
     if (trace) {
       envelope.explain = explain(plan, trace, result.cached, cache.enabled);
       // The id of the request (also in its log line and passed on by relays), to find one in the other.
@@ -80,29 +96,13 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
     return envelope;
   }
 
-  async function execute(
-    bound: BoundPipeline,
-    request: PipelineRequest,
-    trace: Trace | undefined,
-    options: CallOptions,
-  ): Promise<PipelineValue> {
-    const fetcher =
-      bound.collection !== undefined
-        ? new ContentFetcher(deps.content, bound.collection, options)
-        : undefined;
-    const flow = await runSeq(bound.root, request.query, undefined, { fetcher, options, trace });
-    const final = cutRanking(flow.scores, request.limit, flow.keys, flow.ranked);
-    if (final.ranked) bestFirst.add(final.scores);
-    return { scores: final.scores, expanded: flow.expanded };
-  }
-
-  async function rerank(
+  async rerank(
     pipeline: string,
     query: string,
     passages: readonly string[],
     options: CallOptions = {},
   ): Promise<Record<string, number>> {
-    const bound = bindPlan(rerankPlans.get(pipeline), { inline: true }, deps);
+    const bound = bindPlan(this.#rerankPlans.get(pipeline), { inline: true }, this.#deps);
     const input: Record<string, number> = {};
     for (let i = 0; i < passages.length; i++) input[String(i)] = 0;
     const fetcher = new InlinePassages(passages);
@@ -111,7 +111,25 @@ export function createPipelineRunner(deps: PipelineRunnerDeps): PipelineRunner {
     return flow.scores;
   }
 
-  return { run, rerank, aliases: () => ({ ...sources }) };
+  aliases(): Record<string, string> {
+    return { ...this.#sources };
+  }
+
+  async #execute(
+    bound: BoundPipeline,
+    request: PipelineRequest,
+    trace: Trace | undefined,
+    options: CallOptions,
+  ): Promise<PipelineValue> {
+    const fetcher =
+      bound.collection !== undefined
+        ? new ContentFetcher(this.#deps.content, bound.collection, options)
+        : undefined;
+    const flow = await runSeq(bound.root, request.query, undefined, { fetcher, options, trace });
+    const final = cutRanking(flow.scores, request.limit, flow.keys, flow.ranked);
+    if (final.ranked) this.#bestFirst.add(final.scores);
+    return { scores: final.scores, expanded: flow.expanded };
+  }
 }
 
 /** `options` whose stages share their deadline signals where their deadlines are the same. */

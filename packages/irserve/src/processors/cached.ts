@@ -38,37 +38,10 @@ export function withCache<Req, Res>(
   options: CacheWrapperOptions<Req, Res>,
 ): CachedCall<Req, Res> {
   const inFlight = new Map<string, Promise<ServiceResult<Res>>>();
-  const { store, key, onStoreError, onLookup } = options;
-
-  async function compute(
-    cacheKey: string,
-    request: Req,
-    callOptions?: CallOptions,
-  ): Promise<ServiceResult<Res>> {
-    let hit: CacheEntry<Res> | undefined;
-    try {
-      hit = await store.get(cacheKey);
-    } catch (error) {
-      onStoreError?.(error);
-    }
-    onLookup?.(hit === undefined ? 'miss' : 'hit');
-    if (hit !== undefined) return { value: hit.value, cached: true, timestamp: hit.timestamp };
-    const result = await next(request, callOptions);
-    store
-      .put(cacheKey, { value: result.value, timestamp: result.timestamp })
-      .catch((error: unknown) => onStoreError?.(error));
-    return result; // `cached` as the call says (a relay's remote may have answered from its cache)
-  }
-
-  const hit = (cacheKey: string): ServiceResult<Res> | undefined => {
-    const now = store.getNow?.(cacheKey);
-    if (now === undefined) return undefined;
-    onLookup?.('hit');
-    return { value: now.value, cached: true, timestamp: now.timestamp };
-  };
-
+  const { key } = options;
+  const hit = (cacheKey: string) => hitNow(options, cacheKey);
   const lead = (cacheKey: string, request: Req, callOptions?: CallOptions) => {
-    const promise = compute(cacheKey, request, callOptions).finally(() =>
+    const promise = lookupOrCompute(options, next, cacheKey, request, callOptions).finally(() =>
       inFlight.delete(cacheKey),
     );
     inFlight.set(cacheKey, promise);
@@ -90,8 +63,42 @@ export function withCache<Req, Res>(
         return inFlight.get(cacheKey) ?? lead(cacheKey, request, callOptions);
       });
     },
-    cachedNow: (request) => (store.getNow === undefined ? undefined : hit(key(request))),
+    cachedNow: (request) => (options.store.getNow === undefined ? undefined : hit(key(request))),
   };
+}
+
+/** The store's entry for `cacheKey` when it answers at once (in-process stores); counted a hit. */
+function hitNow<Req, Res>(
+  { store, onLookup }: CacheWrapperOptions<Req, Res>,
+  cacheKey: string,
+): ServiceResult<Res> | undefined {
+  const now = store.getNow?.(cacheKey);
+  if (now === undefined) return undefined;
+  onLookup?.('hit');
+  return { value: now.value, cached: true, timestamp: now.timestamp };
+}
+
+/** The stored entry for `cacheKey`, or the call's result, stored. A failing store is skipped. */
+async function lookupOrCompute<Req, Res>(
+  { store, onStoreError, onLookup }: CacheWrapperOptions<Req, Res>,
+  next: Call<Req, Res>,
+  cacheKey: string,
+  request: Req,
+  callOptions?: CallOptions,
+): Promise<ServiceResult<Res>> {
+  let hit: CacheEntry<Res> | undefined;
+  try {
+    hit = await store.get(cacheKey);
+  } catch (error) {
+    onStoreError?.(error);
+  }
+  onLookup?.(hit === undefined ? 'miss' : 'hit');
+  if (hit !== undefined) return { value: hit.value, cached: true, timestamp: hit.timestamp };
+  const result = await next(request, callOptions);
+  store
+    .put(cacheKey, { value: result.value, timestamp: result.timestamp })
+    .catch((error: unknown) => onStoreError?.(error));
+  return result; // `cached` as the call says (a relay's remote may have answered from its cache)
 }
 
 /** Whether a shared computation failed because its leading caller stopped waiting. */
