@@ -4,7 +4,7 @@
  * encoder, the Dense engine) or an OpenAI-compatible embeddings API of its own.
  */
 import { OpenAIEmbeddingsClient } from 'irserve';
-import { IrserveError, type Engine, type EngineContext } from 'irserve/plugin';
+import { IrserveError, type BatchOptions, type Engine, type EngineContext } from 'irserve/plugin';
 import type { EmbeddingSettings } from './config.js';
 
 export interface EmbedItem {
@@ -14,7 +14,7 @@ export interface EmbedItem {
 
 /** The capability an embedder service offers (issue 23's contract). */
 interface Embedder {
-  embedBatch(requests: EmbedItem[]): Promise<Float32Array[]>;
+  embedBatch(requests: EmbedItem[], options?: BatchOptions): Promise<Float32Array[]>;
 }
 
 /**
@@ -52,8 +52,11 @@ export class QueryEmbedder {
     if (this.#client === undefined) this.#service();
   }
 
-  /** One vector per item, in order; identical texts are embedded once. */
-  async embed(items: EmbedItem[]): Promise<Float32Array[]> {
+  /**
+   * One vector per item, in order; identical texts are embedded once. `options` are the
+   * batch's: an API call stops when its signal aborts, an embedder service gets them as is.
+   */
+  async embed(items: EmbedItem[], options?: BatchOptions): Promise<Float32Array[]> {
     if (items.length === 0) return [];
     const prompted = items.map((item) => ({ kind: item.kind, text: this.#prompt(item) }));
     const keys = prompted.map((item) => `${item.kind}\0${item.text}`);
@@ -62,8 +65,11 @@ export class QueryEmbedder {
     const wanted = unique.map((key) => firstOf.get(key)!);
     const vectors =
       this.#client !== undefined
-        ? await this.#client.embed(wanted.map((item) => item.text))
-        : await this.#service().embedBatch(wanted);
+        ? await this.#client.embed(
+            wanted.map((item) => item.text),
+            options?.signal,
+          )
+        : await this.#service().embedBatch(wanted, options);
     if (!Array.isArray(vectors) || vectors.length !== wanted.length)
       throw new IrserveError(
         'ERR_ENGINE',

@@ -1,4 +1,4 @@
-import type { ScoreRequest } from 'irserve/plugin';
+import type { BatchOptions, ScoreRequest } from 'irserve/plugin';
 import type { QueryEmbedder } from './query-embedder.js';
 
 export type Distance = 'inner_product' | 'cosine' | 'l2';
@@ -15,12 +15,13 @@ export async function similarity(
   requests: readonly ScoreRequest[],
   passages: readonly string[][],
   distance: Distance,
+  options?: BatchOptions,
 ): Promise<number[][]> {
   const items = requests.flatMap((request, i) => [
     { text: request.query, kind: 'query' as const },
     ...passages[i]!.map((text) => ({ text, kind: 'passage' as const })),
   ]);
-  const vectors = await embedder.embed(items);
+  const vectors = await embedder.embed(items, options);
   let next = 0;
   return requests.map((_, i) => {
     const query = vectors[next++]!;

@@ -8,6 +8,7 @@
 import pg from 'pg';
 import {
   badRequest,
+  type BatchOptions,
   type Collection,
   type EngineInit,
   type ScoreRequest,
@@ -73,7 +74,7 @@ export class Postgres extends BackendEngine<pg.Pool> {
     ];
   }
 
-  async searchBatch(requests: SearchRequest[]): Promise<Scores[]> {
+  async searchBatch(requests: SearchRequest[], options?: BatchOptions): Promise<Scores[]> {
     const checked = searchRequests(requests, this.name, this.settings.subset_field);
     if (this.settings.mode === 'fulltext') {
       return Promise.all(
@@ -84,6 +85,7 @@ export class Postgres extends BackendEngine<pg.Pool> {
     }
     const vectors = await this.embedder.embed(
       checked.map((r) => ({ text: r.query, kind: 'query' })),
+      options,
     );
     return Promise.all(
       checked.map(async (request, i) => {
@@ -100,7 +102,7 @@ export class Postgres extends BackendEngine<pg.Pool> {
   }
 
   /** Full-text: `ts_rank_cd` of each passage computed by the server; vector: similarity of embeddings. */
-  async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
+  async scoreBatch(requests: ScoreRequest[], options?: BatchOptions): Promise<number[][]> {
     const texts = requests.map((request) =>
       request.passages.map((passage, i) => {
         if (typeof passage !== 'string')
@@ -119,7 +121,7 @@ export class Postgres extends BackendEngine<pg.Pool> {
         }),
       );
     }
-    return similarity(this.embedder, requests, texts, this.settings.distance);
+    return similarity(this.embedder, requests, texts, this.settings.distance, options);
   }
 
   /** One statement on the pool, retried on a broken connection; failures become ERR_UPSTREAM. */

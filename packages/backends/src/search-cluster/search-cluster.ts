@@ -7,6 +7,7 @@
  */
 import {
   badRequest,
+  type BatchOptions,
   type Collection,
   type EngineInit,
   type ScoreRequest,
@@ -76,15 +77,15 @@ abstract class SearchCluster extends BackendEngine<ClusterClient> {
     ];
   }
 
-  async searchBatch(requests: SearchRequest[]): Promise<Scores[]> {
+  async searchBatch(requests: SearchRequest[], options?: BatchOptions): Promise<Scores[]> {
     const checked = searchRequests(requests, this.name, this.settings.subset_field);
-    const bodies = await this.#bodies(checked);
+    const bodies = await this.#bodies(checked, options);
     const results = await this.call((client) => client.msearch(this.settings.index, bodies));
     return results.map((hits, i) => this.#scores(hits, checked[i]!.limit));
   }
 
   /** `knn` mode: query and passages embedded, scored with the field's similarity; `bm25` mode cannot score free text. */
-  async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
+  async scoreBatch(requests: ScoreRequest[], options?: BatchOptions): Promise<number[][]> {
     if (this.settings.mode !== 'knn')
       throw badRequest(
         `service "${this.name}": a ${this.backendName} BM25 service scores only documents of its index, not free text passages; use a knn service or a reranker for the score role`,
@@ -96,14 +97,18 @@ abstract class SearchCluster extends BackendEngine<ClusterClient> {
         return passage;
       }),
     );
-    return similarity(this.embedder, requests, texts, this.settings.similarity);
+    return similarity(this.embedder, requests, texts, this.settings.similarity, options);
   }
 
-  async #bodies(checked: CheckedSearch[]): Promise<Record<string, unknown>[]> {
+  async #bodies(
+    checked: CheckedSearch[],
+    options: BatchOptions | undefined,
+  ): Promise<Record<string, unknown>[]> {
     if (this.settings.mode === 'bm25')
       return checked.map((request) => bm25Body(this.settings, request));
     const vectors = await this.embedder.embed(
       checked.map((r) => ({ text: r.query, kind: 'query' })),
+      options,
     );
     return checked.map((request, i) =>
       knnBody(this.flavor, this.settings, {

@@ -5,7 +5,13 @@
  * `Sphinx` is the same engine under the other name.
  */
 import mysql from 'mysql2/promise';
-import { IrserveError, type EngineInit, type Scores, type SearchRequest } from 'irserve/plugin';
+import {
+  IrserveError,
+  type BatchOptions,
+  type EngineInit,
+  type Scores,
+  type SearchRequest,
+} from 'irserve/plugin';
 import { BackendEngine } from '../common/backend-engine.js';
 import { secretFrom } from '../common/config.js';
 import { searchRequests } from '../common/requests.js';
@@ -57,7 +63,7 @@ export class Manticore extends BackendEngine<mysql.Pool> {
     return this.constructor.name === 'Sphinx' ? 'Sphinx' : 'Manticore';
   }
 
-  async searchBatch(requests: SearchRequest[]): Promise<Scores[]> {
+  async searchBatch(requests: SearchRequest[], options?: BatchOptions): Promise<Scores[]> {
     const checked = searchRequests(requests, this.name, this.settings.subset_field);
     if (this.settings.mode !== 'knn') {
       return Promise.all(
@@ -71,6 +77,7 @@ export class Manticore extends BackendEngine<mysql.Pool> {
     }
     const vectors = await this.embedder.embed(
       checked.map((r) => ({ text: r.query, kind: 'query' })),
+      options,
     );
     return Promise.all(
       checked.map(async (request, i) => {

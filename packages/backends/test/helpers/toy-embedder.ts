@@ -2,7 +2,7 @@
  * A deterministic embedder engine for tests: bag-of-words counts hashed into 8 dimensions,
  * L2-normalised. It has `embedBatch` (the embedder capability back-ends use) and a score role.
  */
-import type { ScoreRequest } from 'irserve/plugin';
+import type { BatchOptions, ScoreRequest } from 'irserve/plugin';
 
 export const TOY_DIM = 8;
 
@@ -18,12 +18,16 @@ export function toyVector(text: string): Float32Array {
 }
 
 export class ToyEmbedder {
+  /** The signal of the last batch embedded, for tests that check a back-end passes it on. */
+  static lastSignal: AbortSignal | undefined;
   calls = 0;
 
   async embedBatch(
     requests: { text: string; kind: 'query' | 'passage' }[],
+    options?: BatchOptions,
   ): Promise<Float32Array[]> {
     this.calls++;
+    ToyEmbedder.lastSignal = options?.signal;
     return requests.map((request) => toyVector(request.text));
   }
 

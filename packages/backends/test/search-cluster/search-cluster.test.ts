@@ -8,7 +8,7 @@ import type { App } from 'irserve';
 import { backendApp, health, post } from '../helpers/app.js';
 import { clusterUnderTest, type ClusterUnderTest } from '../helpers/cluster-under-test.js';
 import { DOCS } from '../helpers/corpus.js';
-import { TOY_DIM, toyVector } from '../helpers/toy-embedder.js';
+import { TOY_DIM, ToyEmbedder, toyVector } from '../helpers/toy-embedder.js';
 
 const ENGINE = { opensearch: 'OpenSearch', elasticsearch: 'Elasticsearch' } as const;
 
@@ -110,6 +110,13 @@ describe.each(['opensearch', 'elasticsearch'] as const)('%s engine', (flavor) =>
     for (const hit of direct) expect(body.scores[hit._id]).toBeCloseTo(hit._score, 4);
     const even = await post(app, '/search', { service: 'knn', query, limit: 10, subset: 'even' });
     expect(Object.keys(even.body.scores).every((id) => ['d2', 'd4', 'd6'].includes(id))).toBe(true);
+  });
+
+  it('passes the batch’s signal on to the embedder service, which may stop when nobody waits', async () => {
+    ToyEmbedder.lastSignal = undefined;
+    const search = { service: 'knn', query: 'shock', limit: 3, timeout: 5 };
+    expect((await post(app, '/search', search)).status).toBe(200);
+    expect(ToyEmbedder.lastSignal).toBeInstanceOf(AbortSignal);
   });
 
   it('fuses BM25 and kNN over the same index, and reranks from the index’s collection view', async () => {

@@ -23,7 +23,7 @@ export function apiEmbedder(settings: DenseConfig, service: string, logger: Logg
     logger,
   });
   return {
-    embed: (texts) => client.embed(texts),
+    embed: (texts, options) => client.embed(texts, options?.signal),
     dimension: settings.dimensions,
     label: `the embedding model ${settings.embedding_model_name}`,
     close: () => client.close(),

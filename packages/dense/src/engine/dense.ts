@@ -13,6 +13,7 @@ import {
   readSubsetMapping,
   requestedSubset,
   subsetLabels,
+  type BatchOptions,
   type EngineInit,
   type ScoreRequest,
   type Scores,
@@ -116,7 +117,7 @@ export class Dense extends BaseEngine {
    * @example
    * const [q, p] = await dense.embedBatch([{ text: 'cats', kind: 'query' }, { text: 'A cat...', kind: 'passage' }]);
    */
-  async embedBatch(requests: EmbeddingRequest[]): Promise<Float32Array[]> {
+  async embedBatch(requests: EmbeddingRequest[], options?: BatchOptions): Promise<Float32Array[]> {
     const checked = embeddingRequests(requests);
     const vectors = await this.#embed(
       checked.map(({ text, kind }) =>
@@ -124,13 +125,14 @@ export class Dense extends BaseEngine {
           ? fill(this.#prompts.query, '{query}', text)
           : fill(this.#prompts.passage, '{passage}', text),
       ),
+      options,
     );
     if (this.settings.normalize_query)
       checked.forEach(({ kind }, i) => kind === 'query' && normalizeInPlace(vectors[i]!));
     return vectors;
   }
 
-  async searchBatch(requests: SearchRequest[]): Promise<Scores[]> {
+  async searchBatch(requests: SearchRequest[], options?: BatchOptions): Promise<Scores[]> {
     const ready = await this.#open();
     const wanted = requests.map((request) => {
       if (!Number.isInteger(request.limit) || request.limit < 1)
@@ -139,6 +141,7 @@ export class Dense extends BaseEngine {
     });
     const vectors = await this.#embed(
       requests.map((request) => fill(this.#prompts.query, '{query}', request.query)),
+      options,
     );
     if (this.settings.normalize_query) vectors.forEach(normalizeInPlace);
     this.#checkDimension(vectors, ready);
@@ -167,7 +170,7 @@ export class Dense extends BaseEngine {
   }
 
   /** Embeds the query and every passage of the batch in one call; scores by `score_metric`. */
-  async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
+  async scoreBatch(requests: ScoreRequest[], options?: BatchOptions): Promise<number[][]> {
     const texts: string[] = [];
     for (const request of requests) {
       texts.push(fill(this.#prompts.query, '{query}', request.query));
@@ -177,7 +180,7 @@ export class Dense extends BaseEngine {
         texts.push(fill(this.#prompts.passage, '{passage}', passage));
       });
     }
-    const vectors = await this.#embed(texts);
+    const vectors = await this.#embed(texts, options);
     const similarity = this.settings.score_metric === 'cosine' ? cosine : innerProduct;
     let next = 0;
     return requests.map((request) => {
@@ -191,11 +194,11 @@ export class Dense extends BaseEngine {
   }
 
   /** One API call for the distinct texts of a batch; identical texts are embedded once. */
-  async #embed(texts: string[]): Promise<Float32Array[]> {
+  async #embed(texts: string[], options?: BatchOptions): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const { embedder } = await this.#open();
     const unique = [...new Set(texts)];
-    const vectors = await embedder.embed(unique);
+    const vectors = await embedder.embed(unique, options);
     const byText = new Map(unique.map((text, i) => [text, vectors[i]!]));
     // Copies, so normalising a repeated query's vector never scales it twice.
     return texts.map((text) => Float32Array.from(byText.get(text)!));

@@ -138,6 +138,23 @@ describe('Dense engine failures', () => {
     }
   });
 
+  it('stops retrying the API once the request has timed out', async () => {
+    const app = await startApp(world.config({ retries: 3 }), world.dir);
+    try {
+      world.api.failWith(503);
+      const before = world.api.calls.length;
+      const search = { service: 'dense', query: 'jet thrust', limit: 2, timeout: 0.03 };
+      const { status } = await post(app, '/search', search);
+      expect(status).toBe(504);
+      // Four attempts would be made with the retries' backoff (0.05-0.1 s, then 0.1-0.2, 0.2-0.4).
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      expect(world.api.calls.length - before).toBeLessThanOrEqual(1);
+    } finally {
+      world.api.failWith(undefined);
+      await app.close();
+    }
+  });
+
   it('explains a model whose dimension differs from the index', async () => {
     const app = await startApp(world.config(), world.dir);
     try {

@@ -4,7 +4,7 @@
  * of token vectors per input. Retries, deadlines and error mapping are irserve's API client's.
  */
 import { ApiHttpClient } from 'irserve';
-import type { EngineContext } from 'irserve/plugin';
+import type { BatchOptions, EngineContext } from 'irserve/plugin';
 import type { TokenMatrix } from '../search/query.js';
 import type { PassageWindow, TokenEncoder } from './token-encoder.js';
 import { textWindows } from './windows.js';
@@ -47,11 +47,12 @@ export class HttpTokenEncoder implements TokenEncoder {
   }
 
   /** Queries through `query_prompt`, `inference_batch_size` per call. */
-  encodeQueries(texts: readonly string[]): Promise<TokenMatrix[]> {
+  encodeQueries(texts: readonly string[], options?: BatchOptions): Promise<TokenMatrix[]> {
     const prompt = this.#options.queryPrompt;
     return this.encode(
       texts.map((text) => prompt.split('{query}').join(text)),
       this.#options.queryBatchSize,
+      options?.signal,
     );
   }
 
@@ -59,7 +60,7 @@ export class HttpTokenEncoder implements TokenEncoder {
    * Passages in windows of `sliding_window_size` words, `sliding_window_stride` apart (no
    * tokenizer here), each through `passage_prompt`.
    */
-  async encodePassages(texts: readonly string[]): Promise<PassageWindow[]> {
+  async encodePassages(texts: readonly string[], options?: BatchOptions): Promise<PassageWindow[]> {
     const { windowSize, windowStride, passagePrompt } = this.#options;
     const owners: number[] = [];
     const windows: string[] = [];
@@ -70,7 +71,7 @@ export class HttpTokenEncoder implements TokenEncoder {
         owners.push(passage);
       }
     });
-    const matrices = await this.encode(windows, this.#options.passageBatchSize);
+    const matrices = await this.encode(windows, this.#options.passageBatchSize, options?.signal);
     return matrices.map((matrix, i) => ({ passage: owners[i]!, matrix }));
   }
 
@@ -79,10 +80,14 @@ export class HttpTokenEncoder implements TokenEncoder {
    *
    * @example const [query] = await encoder.encode(['what is plaid'], 32)
    */
-  async encode(texts: readonly string[], batchSize: number): Promise<TokenMatrix[]> {
+  async encode(
+    texts: readonly string[],
+    batchSize: number,
+    signal?: AbortSignal,
+  ): Promise<TokenMatrix[]> {
     const batches: Promise<TokenMatrix[]>[] = [];
     for (let i = 0; i < texts.length; i += batchSize)
-      batches.push(this.#call(texts.slice(i, i + batchSize)));
+      batches.push(this.#call(texts.slice(i, i + batchSize), signal));
     return (await Promise.all(batches)).flat();
   }
 
@@ -96,8 +101,8 @@ export class HttpTokenEncoder implements TokenEncoder {
     await this.#http.close();
   }
 
-  async #call(inputs: string[]): Promise<TokenMatrix[]> {
-    const answer = await this.#http.postJson(PATH, { inputs, truncate: true });
+  async #call(inputs: string[], signal: AbortSignal | undefined): Promise<TokenMatrix[]> {
+    const answer = await this.#http.postJson(PATH, { inputs, truncate: true }, signal);
     if (!Array.isArray(answer) || answer.length !== inputs.length)
       throw this.#http.invalidAnswer(
         PATH,

@@ -12,6 +12,7 @@ import {
   IrserveError,
   badRequest,
   requestedSubset,
+  type BatchOptions,
   type EngineInit,
   type ScoreRequest,
   type Scores,
@@ -217,13 +218,13 @@ export class PLAIDX extends BaseEngine {
     return undefined;
   }
 
-  async searchBatch(requests: SearchRequest[]): Promise<Scores[]> {
+  async searchBatch(requests: SearchRequest[], options?: BatchOptions): Promise<Scores[]> {
     const ready = await this.#open();
     const index = ready.index;
     if (!index)
       throw badRequest(`service "${this.name}" has no index_path: it can score but not search`);
     const plans = requests.map((request) => this.#plan(request, ready));
-    const queries = await this.#queries(requests, index.dim);
+    const queries = await this.#queries(requests, index.dim, options);
     return plans.map((plan, i) =>
       maxP(
         plaidSearch(index, queries[i]!, plan.depth, plan.passages, plan.mask),
@@ -259,6 +260,7 @@ export class PLAIDX extends BaseEngine {
   async #queries(
     requests: readonly (SearchRequest | ScoreRequest)[],
     dim: number | undefined,
+    options?: BatchOptions,
   ): Promise<TokenMatrix[]> {
     const limits = { dim, maxRows: this.settings.max_query_tokens };
     const out: (TokenMatrix | undefined)[] = requests.map((r) =>
@@ -274,7 +276,7 @@ export class PLAIDX extends BaseEngine {
         throw badRequest('query: must be a non-empty string (or send query_vectors)');
       return query;
     });
-    const encoded = this.#checked(await this.#requireEncoder().encodeQueries(texts), dim);
+    const encoded = this.#checked(await this.#requireEncoder().encodeQueries(texts, options), dim);
     missing.forEach((i, j) => (out[i] = encoded[j]!));
     return out as TokenMatrix[];
   }
@@ -299,12 +301,12 @@ export class PLAIDX extends BaseEngine {
   }
 
   /** Exact MaxSim of each query with its passages (text in windows, or `passage_vectors`). */
-  async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
+  async scoreBatch(requests: ScoreRequest[], options?: BatchOptions): Promise<number[][]> {
     const ready = await this.#open();
     const dim = ready.index?.dim;
-    const queries = await this.#queries(requests, dim);
+    const queries = await this.#queries(requests, dim, options);
     return scorePassages(requests, queries, async (texts) => {
-      const windows = await this.#requireEncoder().encodePassages(texts);
+      const windows = await this.#requireEncoder().encodePassages(texts, options);
       this.#checked(
         windows.map((w) => w.matrix),
         dim ?? queries[0]?.dim,

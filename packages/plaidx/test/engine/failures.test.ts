@@ -115,6 +115,22 @@ describe('PLAIDX failures', () => {
     }
   });
 
+  it('stops retrying the encoder once the request has timed out', async () => {
+    const app = await startApp(world.config({ retries: 3 }), world.dir);
+    try {
+      world.encoder.failWith(503);
+      const before = world.encoder.calls.length;
+      const search = { service: 'plaidx', query: 'wing flutter', limit: 2, timeout: 0.03 };
+      expect((await post(app, '/search', search)).status).toBe(504);
+      // Four attempts would be made with the retries' backoff (0.05-0.1 s, then 0.1-0.2, 0.2-0.4).
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      expect(world.encoder.calls.length - before).toBeLessThanOrEqual(1);
+    } finally {
+      world.encoder.failWith(undefined);
+      await app.close();
+    }
+  });
+
   it('fails the start when the HTTP encoder answers another dimension, naming both and the fields', async () => {
     world.encoder.setDim(DIM * 2);
     try {

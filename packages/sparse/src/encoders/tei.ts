@@ -5,6 +5,7 @@
  * the model's vocabulary (its tokenizer.json or vocab.txt).
  */
 import { ApiHttpClient } from 'irserve';
+import type { BatchOptions } from 'irserve/plugin';
 import type { Logger } from 'pino';
 import type { EncodeKind, SparseEncoder, SparseVector } from './types.js';
 
@@ -51,9 +52,10 @@ export class TeiSparseEncoder implements SparseEncoder {
    *
    * @example await encoder.encode(['what is splade'], 'query') // [{ what: 0.4, splade: 2.1, ... }]
    */
-  async encode(texts: string[], kind: EncodeKind): Promise<SparseVector[]> {
+  async encode(texts: string[], kind: EncodeKind, options?: BatchOptions): Promise<SparseVector[]> {
     if (texts.length === 0) return [];
-    const answer = await this.#http.postJson(PATH, { inputs: texts, truncate: true });
+    const body = { inputs: texts, truncate: true };
+    const answer = await this.#http.postJson(PATH, body, options?.signal);
     if (!Array.isArray(answer) || answer.length !== texts.length)
       throw this.#http.invalidAnswer(
         PATH,

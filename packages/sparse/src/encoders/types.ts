@@ -1,4 +1,5 @@
 /** A query (and passage) encoder of the LSR engine: text in, `token -> weight` out. */
+import type { BatchOptions } from 'irserve/plugin';
 
 /** A sparse vector: vocabulary token to non-negative weight. */
 export type SparseVector = Record<string, number>;
@@ -10,7 +11,10 @@ export interface SparseEncoder {
   readonly description: string;
   /** The model's vocabulary (id to token), read once at start-up for the index check. */
   vocabulary(): Promise<readonly string[]>;
-  /** One vector per text, in order. */
-  encode(texts: string[], kind: EncodeKind): Promise<SparseVector[]>;
+  /**
+   * One vector per text, in order. `options` are the engine's batch options: an HTTP encoder
+   * stops its call when their signal aborts (nobody waits any more); a local one never reads it.
+   */
+  encode(texts: string[], kind: EncodeKind, options?: BatchOptions): Promise<SparseVector[]>;
   close(): Promise<void>;
 }

@@ -10,6 +10,7 @@ import {
   IrserveError,
   badRequest,
   requestedSubset,
+  type BatchOptions,
   type EmbedRequest,
   type EngineInit,
   type IndexedSparseVector,
@@ -134,7 +135,7 @@ export class LSR extends BaseEngine {
     );
   }
 
-  async searchBatch(requests: SearchRequest[]): Promise<Scores[]> {
+  async searchBatch(requests: SearchRequest[], options?: BatchOptions): Promise<Scores[]> {
     const { opened, encoder } = await this.#open();
     if (this.#damage) throw this.#damage;
     const wanted = requests.map((request) => {
@@ -142,7 +143,7 @@ export class LSR extends BaseEngine {
         throw badRequest('limit: must be a positive integer');
       return requestedSubset(this.name, opened.subsets, request.subset);
     });
-    const vectors = await this.#queryVectors(requests, encoder);
+    const vectors = await this.#queryVectors(requests, encoder, options);
     return requests.map((request, i) => {
       const query = queryTerms(opened.lookup, vectors[i]!, opened.head.quantization);
       const k = Math.min(opened.head.passages, Math.ceil(request.limit * this.settings.k_scale));
@@ -153,14 +154,14 @@ export class LSR extends BaseEngine {
   }
 
   /** Scores passages by encoding them with the same model (document side). */
-  async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
+  async scoreBatch(requests: ScoreRequest[], options?: BatchOptions): Promise<number[][]> {
     const { opened, encoder } = await this.#open();
     if (this.#damage) throw this.#damage;
     if (!encoder)
       throw badRequest(
         `service "${this.name}" has no encoder (config.encoder is "none"), so it cannot encode passages to score`,
       );
-    const queries = await this.#queryVectors(requests, encoder);
+    const queries = await this.#queryVectors(requests, encoder, options);
     const texts = requests.flatMap((request) =>
       request.passages.map((passage, i) => {
         if (typeof passage !== 'string')
@@ -168,7 +169,7 @@ export class LSR extends BaseEngine {
         return passage;
       }),
     );
-    const passages = await this.#encode(encoder, texts, 'passage');
+    const passages = await this.#encode(encoder, texts, 'passage', options);
     let next = 0;
     return requests.map((request, i) =>
       request.passages.map(() =>
@@ -182,7 +183,10 @@ export class LSR extends BaseEngine {
    * SPLADE model, queries and passages each with their own settings, as vocabulary indices and
    * the model's weights (not the index's integer impacts), in index order.
    */
-  async embedSparseBatch(requests: EmbedRequest[]): Promise<IndexedSparseVector[]> {
+  async embedSparseBatch(
+    requests: EmbedRequest[],
+    options?: BatchOptions,
+  ): Promise<IndexedSparseVector[]> {
     const { encoder } = await this.#open();
     if (!encoder)
       throw badRequest(
@@ -197,6 +201,7 @@ export class LSR extends BaseEngine {
         encoder,
         positions.map((i) => requests[i]!.text),
         kind,
+        options,
       );
       positions.forEach((position, j) => (out[position] = indexed(vectors[j]!, ids)));
     }
@@ -215,6 +220,7 @@ export class LSR extends BaseEngine {
   async #queryVectors(
     requests: { query: string; [field: string]: unknown }[],
     encoder: SparseEncoder | undefined,
+    options: BatchOptions | undefined,
   ): Promise<SparseVector[]> {
     const given = requests.map((request) => requestVector(request));
     const texts = [...new Set(requests.filter((_, i) => !given[i]).map((r) => r.query))];
@@ -224,19 +230,23 @@ export class LSR extends BaseEngine {
       );
     const encoded = new Map<string, SparseVector>();
     if (texts.length > 0) {
-      const vectors = await this.#encode(encoder!, texts, 'query');
+      const vectors = await this.#encode(encoder!, texts, 'query', options);
       texts.forEach((text, i) => encoded.set(text, vectors[i]!));
     }
     return requests.map((request, i) => given[i] ?? encoded.get(request.query)!);
   }
 
   /** Encodes in calls of at most `batch_size` texts. */
-  async #encode(encoder: SparseEncoder, texts: string[], kind: 'query' | 'passage') {
+  async #encode(
+    encoder: SparseEncoder,
+    texts: string[],
+    kind: 'query' | 'passage',
+    options?: BatchOptions,
+  ) {
     const out: SparseVector[] = [];
-    for (let start = 0; start < texts.length; start += this.settings.batch_size)
-      out.push(
-        ...(await encoder.encode(texts.slice(start, start + this.settings.batch_size), kind)),
-      );
+    const size = this.settings.batch_size;
+    for (let start = 0; start < texts.length; start += size)
+      out.push(...(await encoder.encode(texts.slice(start, start + size), kind, options)));
     return out;
   }
 }

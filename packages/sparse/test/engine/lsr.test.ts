@@ -179,4 +179,18 @@ describe('LSR engine', () => {
     expect(garbage.status).toBe(502);
     expect(garbage.body.error).toContain('outside the vocabulary');
   });
+
+  it('stops retrying TEI once the request has timed out', async () => {
+    world.tei.failWith(503);
+    try {
+      const before = world.tei.calls.length;
+      const search = { service: 'lsr', query: 'transonic flutter', limit: 1, timeout: 0.03 };
+      expect((await post(app, '/search', search)).status).toBe(504);
+      // Four attempts would be made with the retries' backoff (0.05-0.1 s, then 0.1-0.2, 0.2-0.4).
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      expect(world.tei.calls.length - before).toBeLessThanOrEqual(1);
+    } finally {
+      world.tei.failWith(undefined);
+    }
+  });
 });

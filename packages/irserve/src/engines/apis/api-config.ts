@@ -47,7 +47,7 @@ export const apiConfigFields = {
     .min(0)
     .max(600)
     .default(10)
-    .describe('Longest wait before a retry, in seconds (a longer Retry-After fails the call).'),
+    .describe('Longest wait before a retry, in seconds (a longer Retry-After is cut to it).'),
   concurrency: z
     .int()
     .min(1)

@@ -7,6 +7,7 @@
 import type { Logger } from 'pino';
 import { Pool, errors as undiciErrors } from 'undici';
 import { IrserveError } from '../../errors.js';
+import { reasonOf } from '../../util/abort-scope.js';
 import { backoffDelay, sleep } from '../../federation/backoff.js';
 import { Limiter } from './limiter.js';
 import { displayUrl, redact } from './redact.js';
@@ -80,14 +81,17 @@ export class ApiHttpClient {
   /**
    * POSTs `body` as JSON to `path` (relative to the base URL) and returns the parsed answer.
    * Throws ERR_UPSTREAM_TIMEOUT when the last attempt timed out, ERR_UPSTREAM otherwise.
+   * `signal` (the engine's batch signal: nobody waits any more) stops the call where it is:
+   * queued for a slot, in flight (the connection is cut) or waiting to retry; it then rejects
+   * with the signal's reason.
    *
    * @example
    * await client.postJson('/embeddings', { model: 'm', input: ['a'] });
    */
-  postJson(path: string, body: unknown): Promise<unknown> {
+  postJson(path: string, body: unknown, signal?: AbortSignal): Promise<unknown> {
     const url = this.url(path);
     const payload = JSON.stringify(body);
-    return this.#limiter.run(() => this.#withRetries(url, payload));
+    return this.#limiter.run(() => this.#withRetries(url, payload, signal), signal);
   }
 
   /** The full URL of `path`: the base URL's path, then `path`, then the base URL's query. */
@@ -106,11 +110,11 @@ export class ApiHttpClient {
     await this.#pool.close();
   }
 
-  async #withRetries(url: URL, payload: string): Promise<unknown> {
+  async #withRetries(url: URL, payload: string, signal?: AbortSignal): Promise<unknown> {
     const { retries, maxRetryWaitMs = 10_000, logger } = this.#options;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.#attempt(url, payload);
+        return await this.#attempt(url, payload, signal);
       } catch (error) {
         if (!(error instanceof AttemptFailure)) throw error;
         if (!error.retryable || attempt >= retries) throw this.#finalError(error, url, attempt + 1);
@@ -122,15 +126,18 @@ export class ApiHttpClient {
           { provider: this.provider, path: url.pathname, attempt, status: error.status, waitMs },
           `retrying model API call: ${this.#redact(error.message)}`,
         );
-        await sleep(waitMs);
+        await sleep(waitMs, signal);
       }
     }
   }
 
-  async #attempt(url: URL, payload: string): Promise<unknown> {
+  async #attempt(url: URL, payload: string, signal?: AbortSignal): Promise<unknown> {
+    if (signal?.aborted) throw reasonOf(signal);
     const { timeoutMs } = this.#options;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const cut = () => controller.abort();
+    signal?.addEventListener('abort', cut, { once: true });
     try {
       const response = await this.#pool.request({
         method: 'POST',
@@ -144,6 +151,7 @@ export class ApiHttpClient {
       const text = await response.body.text();
       return parseAnswer(response.statusCode, response.headers, text);
     } catch (error) {
+      if (signal?.aborted) throw reasonOf(signal);
       if (error instanceof AttemptFailure) throw error;
       if (controller.signal.aborted || isUndiciTimeout(error))
         throw new AttemptFailure(`did not answer within ${timeoutMs / 1000} s`, 'timeout', true);
@@ -154,6 +162,7 @@ export class ApiHttpClient {
       );
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', cut);
     }
   }
 

@@ -68,23 +68,32 @@ export class ChatClient {
   /**
    * Sends `prompt` as the user message; `params` are further body fields. Our `model`,
    * `messages` and `stream: false` (the answer is read as one JSON body) win over `params`.
+   * `signal` stops the call when nobody waits for it any more (see ApiHttpClient.postJson).
    *
    * @example
    * const { text } = await chat.complete('Say hi', { max_tokens: 5 });
    */
-  async complete(prompt: string, params: Record<string, unknown>): Promise<ChatAnswer> {
+  async complete(
+    prompt: string,
+    params: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<ChatAnswer> {
     const messages = this.#systemPrompt
       ? [
           { role: 'system', content: this.#systemPrompt },
           { role: 'user', content: prompt },
         ]
       : [{ role: 'user', content: prompt }];
-    const answer = await this.#http.postJson(PATH, {
-      ...params,
-      model: this.#model,
-      messages,
-      stream: false,
-    });
+    const answer = await this.#http.postJson(
+      PATH,
+      {
+        ...params,
+        model: this.#model,
+        messages,
+        stream: false,
+      },
+      signal,
+    );
     return this.#parse(answer);
   }
 

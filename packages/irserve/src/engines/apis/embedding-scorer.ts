@@ -5,7 +5,7 @@
  */
 import { z } from '../../prebundled/zod.js';
 import { badRequest } from '../../errors.js';
-import { BaseEngine, type EngineInit, type ScoreRequest } from '../contract.js';
+import { BaseEngine, type BatchOptions, type EngineInit, type ScoreRequest } from '../contract.js';
 import { apiConfigFields, httpOptions, parseApiConfig } from './api-config.js';
 import { OpenAIEmbeddingsClient } from './openai-embeddings.js';
 
@@ -46,7 +46,7 @@ export class OpenAIEmbeddingScorer extends BaseEngine {
     this.#client = new OpenAIEmbeddingsClient({ ...options, model, dimensions });
   }
 
-  async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
+  async scoreBatch(requests: ScoreRequest[], options?: BatchOptions): Promise<number[][]> {
     const { query_prefix, passage_prefix } = this.settings;
     const slots = new Map<string, number>();
     // Empty texts are not sent (OpenAI rejects them); their similarity is 0.
@@ -63,7 +63,7 @@ export class OpenAIEmbeddingScorer extends BaseEngine {
         return slot(passage === '' ? '' : passage_prefix + passage);
       }),
     }));
-    const vectors = await this.#embed([...slots.keys()]);
+    const vectors = await this.#embed([...slots.keys()], options?.signal);
     return layout.map(({ query, passages }) =>
       passages.map((passage) => cosine(vectors[query], vectors[passage])),
     );
@@ -74,12 +74,12 @@ export class OpenAIEmbeddingScorer extends BaseEngine {
   }
 
   /** Unit vectors for `texts`, one call per `max_inputs_per_call` texts. */
-  async #embed(texts: string[]): Promise<Float32Array[]> {
+  async #embed(texts: string[], signal: AbortSignal | undefined): Promise<Float32Array[]> {
     const size = this.settings.max_inputs_per_call;
     const chunks: string[][] = [];
     for (let start = 0; start < texts.length; start += size)
       chunks.push(texts.slice(start, start + size));
-    const embedded = await Promise.all(chunks.map((chunk) => this.#client.embed(chunk)));
+    const embedded = await Promise.all(chunks.map((chunk) => this.#client.embed(chunk, signal)));
     return embedded.flat().map(normalise);
   }
 }

@@ -1,6 +1,10 @@
+import { reasonOf } from '../../util/abort-scope.js';
+
 /**
  * Bounds how many calls run at once. Waiting happens before a call starts, so a call's timeout
- * measures the upstream API, not the time spent queued behind other calls.
+ * measures the upstream API, not the time spent queued behind other calls. A call whose signal
+ * aborts while it waits leaves the queue without taking a slot: calls nobody waits for any more
+ * (their request timed out, its client left) do not hold up the ones behind them.
  */
 export class Limiter {
   readonly #max: number;
@@ -13,15 +17,15 @@ export class Limiter {
   }
 
   /**
-   * Runs `task` when a slot is free.
+   * Runs `task` when a slot is free, unless `signal` aborts first (rejects with its reason).
    *
    * @example
    * const limiter = new Limiter(4);
    * await Promise.all(urls.map((url) => limiter.run(() => fetch(url))));
    */
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.#active >= this.#max)
-      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  async run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) throw reasonOf(signal);
+    if (this.#active >= this.#max) await this.#turn(signal);
     else this.#active++;
     try {
       return await task();
@@ -31,5 +35,22 @@ export class Limiter {
       if (next) next();
       else this.#active--;
     }
+  }
+
+  /** Resolves when a finishing call hands this one its slot; rejects if `signal` aborts first. */
+  #turn(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const leave = () => {
+        const index = this.#waiting.indexOf(start);
+        if (index >= 0) this.#waiting.splice(index, 1);
+        reject(reasonOf(signal!));
+      };
+      const start = () => {
+        signal?.removeEventListener('abort', leave);
+        resolve();
+      };
+      this.#waiting.push(start);
+      signal?.addEventListener('abort', leave, { once: true });
+    });
   }
 }

@@ -4,7 +4,12 @@
  * usable gives `[query]`, never an error. See docs/model-apis.md.
  */
 import { z } from '../../prebundled/zod.js';
-import { BaseEngine, type DecomposeRequest, type EngineInit } from '../contract.js';
+import {
+  BaseEngine,
+  type BatchOptions,
+  type DecomposeRequest,
+  type EngineInit,
+} from '../contract.js';
 import { httpOptions, parseApiConfig } from './api-config.js';
 import { ApiHttpClient } from './api-http.js';
 import { ChatClient, chatConfigFields, promptTemplate } from './chat-client.js';
@@ -49,17 +54,24 @@ export class LLMDecomposer extends BaseEngine {
   }
 
   /** One chat call per query of the batch, `concurrency` at a time. */
-  async decomposeQueryBatch(requests: DecomposeRequest[]): Promise<string[][]> {
-    return Promise.all(requests.map((request) => this.#decompose(request)));
+  async decomposeQueryBatch(
+    requests: DecomposeRequest[],
+    options?: BatchOptions,
+  ): Promise<string[][]> {
+    const signal = options?.signal;
+    return Promise.all(requests.map((request) => this.#decompose(request, signal)));
   }
 
   async close(): Promise<void> {
     await this.#chat.close();
   }
 
-  async #decompose({ query, limit = this.settings.limit }: DecomposeRequest): Promise<string[]> {
+  async #decompose(
+    { query, limit = this.settings.limit }: DecomposeRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<string[]> {
     const prompt = fillTemplate(this.settings.prompt, { query, limit: String(limit) });
-    const { text } = await this.#chat.complete(prompt, this.#params);
+    const { text } = await this.#chat.complete(prompt, this.#params, signal);
     const queries = parseSubQueries(text, limit);
     return queries.length > 0 ? queries : [query];
   }

@@ -5,7 +5,13 @@
  */
 import { z } from '../../prebundled/zod.js';
 import { badRequest } from '../../errors.js';
-import { BaseEngine, type EngineInit, type Passage, type ScoreRequest } from '../contract.js';
+import {
+  BaseEngine,
+  type BatchOptions,
+  type EngineInit,
+  type Passage,
+  type ScoreRequest,
+} from '../contract.js';
 import { httpOptions, parseApiConfig } from './api-config.js';
 import { ApiHttpClient } from './api-http.js';
 import { ChatClient, chatConfigFields, promptTemplate } from './chat-client.js';
@@ -69,13 +75,14 @@ export class LLMScorer extends BaseEngine {
   }
 
   /** One chat call per distinct (query, passage) pair of the batch, `concurrency` at a time. */
-  async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
+  async scoreBatch(requests: ScoreRequest[], options?: BatchOptions): Promise<number[][]> {
+    const signal = options?.signal;
     const judged = new Map<string, Promise<number>>();
     const judge = (query: string, passage: Passage, index: number): Promise<number> => {
       if (typeof passage !== 'string') throw badRequest(`passages[${index}] must be text`);
       const key = JSON.stringify([query, passage]);
       let score = judged.get(key);
-      if (!score) judged.set(key, (score = this.#judge(query, passage)));
+      if (!score) judged.set(key, (score = this.#judge(query, passage, signal)));
       return score;
     };
     return Promise.all(
@@ -89,12 +96,13 @@ export class LLMScorer extends BaseEngine {
     await this.#chat.close();
   }
 
-  async #judge(query: string, passage: string): Promise<number> {
+  async #judge(query: string, passage: string, signal?: AbortSignal): Promise<number> {
     const { prompt, max_passage_chars, yes_token, no_token, text_score_max } = this.settings;
     const text = max_passage_chars === undefined ? passage : passage.slice(0, max_passage_chars);
     const answer = await this.#chat.complete(
       fillTemplate(prompt, { query, passage: text }),
       this.#params,
+      signal,
     );
     return yesNoScore(answer, { yes: yes_token, no: no_token, textScoreMax: text_score_max });
   }

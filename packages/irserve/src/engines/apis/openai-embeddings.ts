@@ -56,16 +56,17 @@ export class OpenAIEmbeddingsClient {
   /**
    * Embeds `texts` with one POST; vectors come back in input order (the answer's `index`
    * decides, not its order). An answer with the wrong count or dimension is ERR_UPSTREAM.
+   * `signal` stops the call when nobody waits for it any more (see ApiHttpClient.postJson).
    *
    * @example
    * const client = new OpenAIEmbeddingsClient({ baseUrl: 'http://localhost:8000/v1', model: 'e5' });
    * const [q, d] = await client.embed(['query: cats', 'passage: a cat sat']);
    */
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const body: Record<string, unknown> = { model: this.#model, input: texts };
     if (this.#dimensions !== undefined) body.dimensions = this.#dimensions;
-    const answer = await this.#http.postJson(PATH, body);
+    const answer = await this.#http.postJson(PATH, body, signal);
     return this.#vectors(answer, texts.length);
   }
 

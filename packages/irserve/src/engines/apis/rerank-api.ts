@@ -4,7 +4,7 @@
  */
 import { z } from '../../prebundled/zod.js';
 import { badRequest } from '../../errors.js';
-import { BaseEngine, type EngineInit, type ScoreRequest } from '../contract.js';
+import { BaseEngine, type BatchOptions, type EngineInit, type ScoreRequest } from '../contract.js';
 import { apiConfigFields, httpOptions, parseApiConfig } from './api-config.js';
 import { ApiHttpClient } from './api-http.js';
 import { RERANK_FORMATS, RERANK_WIRES, rerankBody, rerankScores } from './rerank-formats.js';
@@ -65,7 +65,8 @@ export class RerankAPI extends BaseEngine {
   }
 
   /** One call per query and chunk of `max_documents_per_call` passages, all in parallel. */
-  async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
+  async scoreBatch(requests: ScoreRequest[], options?: BatchOptions): Promise<number[][]> {
+    const signal = options?.signal;
     return Promise.all(
       requests.map(async ({ query, passages }) => {
         const texts = passages.map((passage, i) => {
@@ -75,7 +76,7 @@ export class RerankAPI extends BaseEngine {
         const chunks: string[][] = [];
         for (let start = 0; start < texts.length; start += this.#perCall)
           chunks.push(texts.slice(start, start + this.#perCall));
-        const scored = await Promise.all(chunks.map((chunk) => this.#call(query, chunk)));
+        const scored = await Promise.all(chunks.map((chunk) => this.#call(query, chunk, signal)));
         return scored.flat();
       }),
     );
@@ -85,7 +86,7 @@ export class RerankAPI extends BaseEngine {
     await this.#http.close();
   }
 
-  async #call(query: string, documents: string[]): Promise<number[]> {
+  async #call(query: string, documents: string[], signal?: AbortSignal): Promise<number[]> {
     const { model, api_format, truncate, raw_scores } = this.settings;
     const body = rerankBody(api_format, {
       model,
@@ -94,7 +95,7 @@ export class RerankAPI extends BaseEngine {
       truncate,
       rawScores: raw_scores,
     });
-    const answer = await this.#http.postJson(this.#path, body);
+    const answer = await this.#http.postJson(this.#path, body, signal);
     const scores = rerankScores(answer, documents.length);
     if (typeof scores === 'string') throw this.#http.invalidAnswer(this.#path, scores);
     return scores;
