@@ -1,4 +1,4 @@
-import { reasonOf } from '../util/abort-scope.js';
+import { onAbort, reasonOf, type Abortable } from '../util/abort-scope.js';
 
 /**
  * Delay before retry number `attempt` (0-based): exponential from `baseMs`, capped at `capMs`,
@@ -18,16 +18,17 @@ export function backoffDelay(
  * Resolves after `ms`, or rejects with the signal's reason if it aborts first. The abort listener
  * goes with the timer: a long-lived signal does not collect one per retry.
  */
-export const sleep = (ms: number, signal?: AbortSignal) =>
+export const sleep = (ms: number, signal?: Abortable) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(reasonOf(signal));
-    const abort = () => {
-      clearTimeout(timer);
-      reject(reasonOf(signal!));
-    };
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', abort);
+      stopListening?.();
       resolve();
     }, ms);
-    signal?.addEventListener('abort', abort, { once: true });
+    const stopListening =
+      signal &&
+      onAbort(signal, () => {
+        clearTimeout(timer);
+        reject(reasonOf(signal));
+      });
   });

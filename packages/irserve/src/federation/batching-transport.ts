@@ -6,6 +6,7 @@
  * called one request at a time, as before.
  */
 import { IrserveError, isPassedThroughCode } from '../errors.js';
+import { AbortScope, onAbort, reasonOf } from '../util/abort-scope.js';
 import type { RemoteCallOptions } from './remote-client.js';
 import type { RemoteTransport } from './remote-transport.js';
 
@@ -27,6 +28,14 @@ interface Pending {
   deadline: number | undefined;
   resolve(value: unknown): void;
   reject(error: unknown): void;
+  /** The batch it went in, once sent. */
+  batch: SentBatch | undefined;
+}
+
+/** A batch sent: cut (its HTTP request aborted) once none of its calls is waited for. */
+interface SentBatch {
+  waiting: number;
+  scope: AbortScope;
 }
 
 export class BatchingTransport implements RemoteTransport {
@@ -54,18 +63,29 @@ export class BatchingTransport implements RemoteTransport {
   post(path: string, body: unknown, options: RemoteCallOptions = {}): Promise<unknown> {
     const endpoint = BATCHABLE[path];
     if (endpoint === undefined) return this.#inner.post(path, body, options);
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(reasonOf(signal));
     return new Promise((resolve, reject) => {
       const hops = options.hops ?? 0;
       const queue = this.#queues.get(hops) ?? [];
       this.#queues.set(hops, queue);
-      queue.push({
+      const stopListening = signal && onAbort(signal, () => this.#leave(call, reasonOf(signal)));
+      const call: Pending = {
         endpoint,
         body: withRemainingTimeout(body, options.deadline),
         requestId: options.requestId,
         deadline: options.deadline,
-        resolve,
-        reject,
-      });
+        resolve: (value) => {
+          stopListening?.();
+          resolve(value);
+        },
+        reject: (error) => {
+          stopListening?.();
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+        batch: undefined,
+      };
+      queue.push(call);
       if (queue.length >= MAX_BATCH) this.#send(hops);
       else if (!this.#flushScheduled) {
         this.#flushScheduled = true;
@@ -85,17 +105,33 @@ export class BatchingTransport implements RemoteTransport {
     for (const hops of [...this.#queues.keys()]) this.#send(hops);
   }
 
+  /**
+   * A caller stopped waiting: a queued call leaves its queue; the last caller of a sent batch to
+   * leave cuts its request (the remote sees its client leave and drops the batch's work).
+   */
+  #leave(call: Pending, reason: Error): void {
+    if (call.batch === undefined) {
+      for (const queue of this.#queues.values()) {
+        const index = queue.indexOf(call);
+        if (index >= 0) queue.splice(index, 1);
+      }
+    } else if (--call.batch.waiting === 0) call.batch.scope.abort(reason);
+    call.reject(reason);
+  }
+
   #send(hops: number): void {
     const calls = this.#queues.get(hops);
     this.#queues.delete(hops);
     if (!calls || calls.length === 0) return;
+    const batch: SentBatch = { waiting: calls.length, scope: new AbortScope() };
+    for (const call of calls) call.batch = batch;
     const requests = calls.map(({ endpoint, body }) => ({ endpoint, body }));
     // The batch may run until its latest item's deadline; each item carries its own `timeout`.
     const deadlines = calls.map((call) => call.deadline);
     const deadline = deadlines.includes(undefined)
       ? undefined
       : Math.max(...(deadlines as number[]));
-    const options = { requestId: calls[0]!.requestId, hops, deadline };
+    const options = { requestId: calls[0]!.requestId, hops, deadline, signal: batch.scope };
     this.#inner.post(this.#batchPath, { requests }, options).then(
       (answer) => this.#settle(calls, answer),
       (error: unknown) => calls.forEach((call) => call.reject(error)),

@@ -16,6 +16,7 @@ import {
   loadRoutirProto,
   messageSizeOptions,
 } from '../transports/grpc/proto.js';
+import { onAbort, reasonOf } from '../util/abort-scope.js';
 import { backoffDelay, sleep } from './backoff.js';
 import { timeoutError } from '../processors/deadline.js';
 import { HOPS_HEADER } from './hops.js';
@@ -50,7 +51,7 @@ type Unary = (
   metadata: Metadata,
   options: { deadline: number },
   callback: (error: ServiceError | null, response?: Record<string, unknown>) => void,
-) => void;
+) => { cancel(): void };
 
 /** Splits `grpcs://host:port` into the channel target and whether TLS is asked for. */
 function parseTarget(target: string): { address: string; tls: boolean } {
@@ -110,7 +111,9 @@ export class GrpcRemoteClient implements RemoteTransport {
     const message = requestMessage(rpc, (body ?? {}) as Record<string, unknown>);
     const retries = options.retries ?? this.#options.retries;
     const what = `remote ${this.endpoint}${path}`;
+    const { signal } = options;
     for (let attempt = 0; ; attempt++) {
+      if (signal?.aborted) throw reasonOf(signal);
       this.#failFast(path);
       timeLeft(options.deadline, what);
       try {
@@ -118,6 +121,7 @@ export class GrpcRemoteClient implements RemoteTransport {
         this.#reachable();
         return responseJson(rpc, answer);
       } catch (error) {
+        if (signal?.aborted) throw reasonOf(signal); // our own cancel: nothing about the remote
         const code = (error as ServiceError).code;
         if (code === GrpcCode.DEADLINE_EXCEEDED && pastDeadline(options.deadline))
           throw timeoutError(what);
@@ -126,7 +130,7 @@ export class GrpcRemoteClient implements RemoteTransport {
           { remote: this.endpoint, path, attempt, reason: (error as Error).message },
           'retrying remote call',
         );
-        await sleep(backoffDelay(attempt));
+        await sleep(backoffDelay(attempt), signal);
       }
     }
   }
@@ -149,11 +153,15 @@ export class GrpcRemoteClient implements RemoteTransport {
     const own = Date.now() + this.#options.timeoutSeconds * 1000;
     // The caller's deadline travels natively: the remote sees it as the call's gRPC deadline.
     const deadline = options.deadline === undefined ? own : Math.min(own, options.deadline);
-    return new Promise((resolve, reject) =>
-      method.call(this.#client, message, metadata, { deadline }, (error, response) =>
-        error ? reject(error) : resolve(response ?? {}),
-      ),
-    );
+    return new Promise((resolve, reject) => {
+      const call = method.call(this.#client, message, metadata, { deadline }, (error, response) => {
+        stopListening?.();
+        if (error) reject(error);
+        else resolve(response ?? {});
+      });
+      // A caller that left cancels the call: the remote sees CANCELLED and drops the work.
+      const stopListening = options.signal && onAbort(options.signal, () => call.cancel());
+    });
   }
 
   #failFast(path: string): void {

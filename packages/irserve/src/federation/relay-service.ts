@@ -87,6 +87,7 @@ export function buildRelayService<R extends Role>(spec: RelaySpec<R>): BuiltServ
       requestId: options?.requestId,
       hops: options?.hops ?? 0,
       deadline: options?.deadline,
+      signal: options?.signal,
     });
     const timestamp =
       typeof (body as { timestamp?: unknown })?.timestamp === 'number'

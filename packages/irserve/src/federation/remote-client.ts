@@ -5,6 +5,7 @@ import { IrserveError, isPassedThroughCode } from '../errors.js';
 import { REQUEST_ID_HEADER } from '../core/request-id.js';
 import { TIMEOUT_HEADER } from '../core/request-deadline.js';
 import { timeoutError } from '../processors/deadline.js';
+import { abortSignalOf, reasonOf, type Abortable } from '../util/abort-scope.js';
 import { backoffDelay, sleep } from './backoff.js';
 
 export interface RemoteClientOptions {
@@ -31,6 +32,12 @@ export interface RemoteCallOptions {
    * which the remote receives as `x-request-timeout`; no retry starts past it (ERR_TIMEOUT).
    */
   deadline?: number | undefined;
+  /**
+   * Aborts when the caller stops waiting (its client left): the attempt in flight is cut (the
+   * remote sees its client leave and drops the work) and no retry starts; the call rejects with
+   * the reason. Never counted against the remote's reachability.
+   */
+  signal?: Abortable | undefined;
 }
 
 /** Milliseconds left before `deadline`; throws ERR_TIMEOUT naming `what` when none are. */
@@ -95,7 +102,9 @@ export class RemoteClient {
     options: RemoteCallOptions,
   ): Promise<unknown> {
     const retries = options.retries ?? this.#options.retries;
+    const { signal } = options;
     for (let attempt = 0; ; attempt++) {
+      if (signal?.aborted) throw reasonOf(signal);
       if (this.#unreachableSince !== undefined) {
         const since = new Date(this.#unreachableSince).toISOString();
         throw new IrserveError(
@@ -107,6 +116,8 @@ export class RemoteClient {
       try {
         return await this.#attempt(method, path, body, options);
       } catch (error) {
+        // A cut of our own making says nothing about the remote.
+        if (signal?.aborted) throw reasonOf(signal);
         if (error instanceof ConnectionError) this.#markUnreachable(error);
         if (!(error instanceof RetryableError) || attempt >= retries)
           throw this.#finalError(error, path);
@@ -114,7 +125,7 @@ export class RemoteClient {
           { remote: this.endpoint, path, attempt, reason: error.message },
           'retrying remote call',
         );
-        await sleep(backoffDelay(attempt));
+        await sleep(backoffDelay(attempt), signal);
       }
     }
   }
@@ -138,6 +149,7 @@ export class RemoteClient {
         headers,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
+        ...(options.signal ? { signal: abortSignalOf(options.signal) } : {}),
       });
     } catch (error) {
       if (

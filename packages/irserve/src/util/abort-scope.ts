@@ -141,6 +141,11 @@ export function raceAbort<T>(promise: Promise<T>, signal: Abortable | undefined)
   });
 }
 
+/** The AbortSignal of `signal`, for a library that takes one (a scope makes it now). */
+export function abortSignalOf(signal: Abortable): AbortSignal {
+  return signal instanceof AbortScope ? signal.signal : signal;
+}
+
 /** The abort reason as an Error (AbortSignal reasons may be any value). */
 export function reasonOf(signal: Abortable): Error {
   const reason: unknown = signal.reason;
