@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import { Pool, errors as undiciErrors } from 'undici';
 import { IrserveError } from '../../errors.js';
-import { reasonOf } from '../../util/abort-scope.js';
+import { onAbort, reasonOf } from '../../util/abort-scope.js';
 import { backoffDelay, sleep } from '../../federation/backoff.js';
 import { Limiter } from './limiter.js';
 import { displayUrl, redact } from './redact.js';
@@ -136,8 +136,7 @@ export class ApiHttpClient {
     const { timeoutMs } = this.#options;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
-    const cut = () => controller.abort();
-    signal?.addEventListener('abort', cut, { once: true });
+    const stopListening = signal && onAbort(signal, () => controller.abort());
     try {
       const response = await this.#pool.request({
         method: 'POST',
@@ -162,7 +161,7 @@ export class ApiHttpClient {
       );
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', cut);
+      stopListening?.();
     }
   }
 

@@ -1,4 +1,4 @@
-import { reasonOf } from '../../util/abort-scope.js';
+import { onAbort, reasonOf } from '../../util/abort-scope.js';
 
 /**
  * Bounds how many calls run at once. Waiting happens before a call starts, so a call's timeout
@@ -40,17 +40,20 @@ export class Limiter {
   /** Resolves when a finishing call hands this one its slot; rejects if `signal` aborts first. */
   #turn(signal: AbortSignal | undefined): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const leave = () => {
-        const index = this.#waiting.indexOf(start);
-        if (index >= 0) this.#waiting.splice(index, 1);
-        reject(reasonOf(signal!));
-      };
       const start = () => {
-        signal?.removeEventListener('abort', leave);
+        stopListening?.();
         resolve();
       };
       this.#waiting.push(start);
-      signal?.addEventListener('abort', leave, { once: true });
+      // onAbort: an irserve scope's signal keeps its listeners in the scope's own list, so a
+      // batch's many queued calls add none to the AbortSignal (Node warns past 10).
+      const stopListening =
+        signal &&
+        onAbort(signal, () => {
+          const index = this.#waiting.indexOf(start);
+          if (index >= 0) this.#waiting.splice(index, 1);
+          reject(reasonOf(signal));
+        });
     });
   }
 }

@@ -3,9 +3,11 @@
  * are: queued for one of the API's slots, in flight, or waiting to retry. Without that, a slow
  * API's abandoned calls keep the slots and every request behind them times out too.
  */
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiHttpClient } from '../../../src/engines/apis/api-http.js';
 import { Limiter } from '../../../src/engines/apis/limiter.js';
+import { AbortScope } from '../../../src/util/abort-scope.js';
 import { apiHarness, post } from './app.js';
 import { fakeApi, type FakeApi } from './fake-api.js';
 import { cohereReply, judgeReply } from './replies.js';
@@ -104,6 +106,18 @@ describe('ApiHttpClient with a signal', () => {
     await expect(queued).rejects.toThrow('client left');
     expect(await first).toEqual({ ok: 1 });
     expect(api.calls.map((call) => call.body)).toEqual([{ n: 1 }]);
+  });
+
+  it('adds no listener to a batch signal for its many calls (Node warns past 10)', async () => {
+    const { api, client } = await clientOf(200);
+    const scope = new AbortScope();
+    const calls = Array.from({ length: 20 }, (_, n) => client.postJson('/x', { n }, scope.signal));
+    await waitFor(() => api.calls.length === 1);
+    expect(getEventListeners(scope.signal, 'abort')).toHaveLength(0);
+    scope.abort(gone());
+    const settled = await Promise.allSettled(calls);
+    expect(settled.every((result) => result.status === 'rejected')).toBe(true);
+    expect(api.calls).toHaveLength(1);
   });
 
   it('stops waiting to retry when the signal aborts', async () => {
