@@ -723,6 +723,43 @@ const SIDE_ROWS = [
 function printSides(name, { loaded, alone, phases = {} }) {
   if (Object.keys(loaded).length > 0) printLoaded(name, loaded);
   if (Object.keys(alone).length > 0) printAlone(name, alone, phases);
+  if (name !== 'Instant') printTarget(loaded, alone);
+}
+/** The issue's target for the pipeline against fusion by hand, in process and over HTTP. */
+const TARGET_PAIRS = [
+  ['in process', 'pipeline', 'clientFusion'],
+  ['over HTTP', 'httpPipeline', 'httpFusion'],
+];
+/**
+ * One line per pair measured: at least 90% of by hand's q/s and under 1 ms added p50, at 8 in
+ * flight and with 1 in flight, by the whole run's figures (the median of turns beside each).
+ */
+function printTarget(loaded, alone) {
+  for (const [where, side, base] of TARGET_PAIRS) {
+    const checks = [];
+    if (loaded[side] && loaded[base]) {
+      const turns = paired(loaded[side], loaded[base]);
+      const share = loaded[side].qps / loaded[base].qps;
+      const p50 = loaded[side].p50 - loaded[base].p50;
+      checks.push([
+        share >= 0.9,
+        `q/s ${(100 * share).toFixed(0)}% (${(100 * turns.share).toFixed(0)}%)`,
+      ]);
+      checks.push([
+        p50 < 1,
+        `p50 at ${CONCURRENCY} ${signed(p50, 2)} ms (${signed(turns.addedP50, 2)})`,
+      ]);
+    }
+    if (alone[side] && alone[base]) {
+      const p50 = alone[side].p50 - alone[base].p50;
+      const turns = paired(alone[side], alone[base]).addedP50;
+      checks.push([p50 < 1, `p50 at 1 ${signed(p50, 2)} ms (${signed(turns, 2)})`]);
+    }
+    if (checks.length === 0) continue;
+    const verdict = checks.every(([met]) => met) ? 'met' : 'not met';
+    const detail = checks.map(([met, text]) => `${text} ${met ? 'ok' : 'MISSED'}`).join(', ');
+    console.log(`  target (>= 90% q/s, < 1 ms p50), ${where}: ${verdict}: ${detail}`);
+  }
 }
 function printLoaded(name, loaded) {
   console.log(
