@@ -22,17 +22,20 @@ import { backendCollection } from '../common/text-collection.js';
 import { searchRequests } from '../common/requests.js';
 import { parsePostgresConfig, postgresConfigSchema, type PostgresConfig } from './config.js';
 import { poolConfig, postgresAddress } from './pool-config.js';
+import { QueryCanceller } from './query-canceller.js';
 import * as sql from './sql.js';
 
 export class Postgres extends BackendEngine<pg.Pool> {
   static readonly configSchema = postgresConfigSchema;
   readonly settings: PostgresConfig;
+  readonly #canceller: QueryCanceller;
 
   constructor(init: EngineInit) {
     super(init);
     this.settings = parsePostgresConfig(init.config);
     const password = secretFrom(undefined, this.settings.password_env);
     const config = poolConfig(this.settings, password);
+    this.#canceller = new QueryCanceller(config, this.droppedConnection);
     this.attach({
       address: `PostgreSQL at ${postgresAddress(this.settings)}`,
       secrets: [password],
@@ -48,7 +51,10 @@ export class Postgres extends BackendEngine<pg.Pool> {
         const probe = sql.probe(this.settings);
         return pool.query(probe.text, probe.values);
       },
-      release: (pool) => pool.end(),
+      release: async (pool) => {
+        await pool.end();
+        await this.#canceller.close();
+      },
     });
   }
 
@@ -79,7 +85,7 @@ export class Postgres extends BackendEngine<pg.Pool> {
     if (this.settings.mode === 'fulltext') {
       return Promise.all(
         checked.map(async (request) =>
-          toScores((await this.#query(sql.fulltextSearch(this.settings, request))).rows),
+          toScores((await this.#query(sql.fulltextSearch(this.settings, request), options)).rows),
         ),
       );
     }
@@ -95,7 +101,7 @@ export class Postgres extends BackendEngine<pg.Pool> {
           k,
           subset: request.subset,
         });
-        const { rows } = await this.#query(statement, true);
+        const { rows } = await this.#query(statement, options, true);
         return toScores(rows.slice(0, request.limit));
       }),
     );
@@ -116,6 +122,7 @@ export class Postgres extends BackendEngine<pg.Pool> {
           if (texts[i]!.length === 0) return [];
           const { rows } = await this.#query<{ score: number }>(
             sql.fulltextScore(this.settings, { query: request.query, passages: texts[i]! }),
+            options,
           );
           return rows.map((row) => Number(row.score));
         }),
@@ -124,24 +131,32 @@ export class Postgres extends BackendEngine<pg.Pool> {
     return similarity(this.embedder, requests, texts, this.settings.distance, options);
   }
 
-  /** One statement on the pool, retried on a broken connection; failures become ERR_UPSTREAM. */
+  /**
+   * One statement on the pool, retried on a broken connection; failures become ERR_UPSTREAM.
+   * With a batch's `options`, the statement is cancelled on the server once nobody waits for
+   * the batch (QueryCanceller).
+   */
   #query<Row extends object = { id: string; score: number }>(
     statement: sql.Statement,
+    options?: BatchOptions,
     vectorSettings = false,
   ): Promise<pg.QueryResult<Row>> {
     const knobs = this.settings.ef_search !== undefined || this.settings.probes !== undefined;
+    const run = (client: pg.PoolClient) =>
+      vectorSettings && knobs
+        ? this.#withVectorSettings<Row>(client, statement)
+        : client.query<Row>(statement.text, statement.values);
     return this.call(
       (pool) =>
-        vectorSettings && knobs
-          ? this.#withVectorSettings<Row>(pool, statement)
-          : pool.query<Row>(statement.text, statement.values),
+        options === undefined && !(vectorSettings && knobs)
+          ? pool.query<Row>(statement.text, statement.values)
+          : this.#canceller.withClient(pool, options, run),
       this.settings.retries,
     );
   }
 
-  /** `SET LOCAL` of pgvector's search knobs and the search, in one transaction on one connection. */
-  async #withVectorSettings<Row extends object>(pool: pg.Pool, statement: sql.Statement) {
-    const client = await pool.connect();
+  /** `SET LOCAL` of pgvector's search knobs and the search, in one transaction on `client`. */
+  async #withVectorSettings<Row extends object>(client: pg.PoolClient, statement: sql.Statement) {
     try {
       await client.query('BEGIN');
       if (this.settings.ef_search !== undefined)
@@ -154,8 +169,6 @@ export class Postgres extends BackendEngine<pg.Pool> {
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
-    } finally {
-      client.release();
     }
   }
 }

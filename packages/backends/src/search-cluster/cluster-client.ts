@@ -5,7 +5,7 @@
  */
 import { Client as ElasticClient } from '@elastic/elasticsearch';
 import { Client as OpenSearchClient } from '@opensearch-project/opensearch';
-import { IrserveError } from 'irserve/plugin';
+import { IrserveError, onBatchAbort, type BatchOptions } from 'irserve/plugin';
 import type { ClusterConfig } from './config.js';
 import type { Flavor } from './query-body.js';
 
@@ -25,8 +25,15 @@ export interface ClusterClient {
   readonly flavor: Flavor;
   /** Resolves when the cluster answers and the index exists. */
   check(index: string): Promise<void>;
-  /** One `_msearch` call; the hits of each body, in order. */
-  msearch(index: string, bodies: Record<string, unknown>[]): Promise<Hit[][]>;
+  /**
+   * One `_msearch` call; the hits of each body, in order. The HTTP request is cut once nobody
+   * waits for the batch (`options`): the cluster cancels a search whose connection closes.
+   */
+  msearch(
+    index: string,
+    bodies: Record<string, unknown>[],
+    options?: BatchOptions,
+  ): Promise<Hit[][]>;
   /** A document's `_source` by `_id`, or undefined when the index has none. */
   getSource(index: string, id: string): Promise<Record<string, unknown> | undefined>;
   close(): Promise<void>;
@@ -101,12 +108,15 @@ function openSearchClient(config: ClusterConfig, credentials: Credentials): Clus
       const { body } = await client.indices.exists({ index });
       if (!body) throw new Error(`index "${index}" does not exist`);
     },
-    async msearch(index, bodies) {
-      const { body } = await client.msearch({
-        index,
-        body: bodies.flatMap((b) => [{}, b]),
-      });
-      return ((body as { responses: SearchAnswer[] }).responses ?? []).map(hitsOf);
+    async msearch(index, bodies, options) {
+      const request = client.msearch({ index, body: bodies.flatMap((b) => [{}, b]) });
+      const stopListening = onBatchAbort(options, () => request.abort());
+      try {
+        const { body } = await request;
+        return ((body as { responses: SearchAnswer[] }).responses ?? []).map(hitsOf);
+      } finally {
+        stopListening?.();
+      }
     },
     async getSource(index, id) {
       try {
@@ -133,11 +143,15 @@ function elasticClient(config: ClusterConfig, credentials: Credentials): Cluster
       if (!(await client.indices.exists({ index })))
         throw new Error(`index "${index}" does not exist`);
     },
-    async msearch(index, bodies) {
-      const answer = await client.msearch({
-        index,
-        searches: bodies.flatMap((b) => [{}, b]),
-      });
+    async msearch(index, bodies, options) {
+      const controller = new AbortController();
+      const stopListening = onBatchAbort(options, () => controller.abort());
+      const answer = await client
+        .msearch(
+          { index, searches: bodies.flatMap((b) => [{}, b]) },
+          stopListening === undefined ? undefined : { signal: controller.signal },
+        )
+        .finally(() => stopListening?.());
       return ((answer as unknown as { responses: SearchAnswer[] }).responses ?? []).map(hitsOf);
     },
     async getSource(index, id) {

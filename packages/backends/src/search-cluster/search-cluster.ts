@@ -80,7 +80,9 @@ abstract class SearchCluster extends BackendEngine<ClusterClient> {
   async searchBatch(requests: SearchRequest[], options?: BatchOptions): Promise<Scores[]> {
     const checked = searchRequests(requests, this.name, this.settings.subset_field);
     const bodies = await this.#bodies(checked, options);
-    const results = await this.call((client) => client.msearch(this.settings.index, bodies));
+    const results = await this.call((client) =>
+      client.msearch(this.settings.index, bodies, options),
+    );
     return results.map((hits, i) => this.#scores(hits, checked[i]!.limit));
   }
 

@@ -20,6 +20,8 @@ export interface FakeCluster {
   bodies: unknown[];
   /** Delay of each answer (ms), to test time limits. */
   delayMs: number;
+  /** Requests whose client closed the connection before the answer (a cluster cancels them). */
+  cut: number;
   close(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ export async function startFakeCluster(
     flavor,
     bodies: [],
     delayMs: 0,
+    cut: 0,
     close: async () => undefined,
   };
   const server: Server = createServer((request, response) => {
@@ -65,6 +68,9 @@ export async function startFakeCluster(
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString();
+    response.on('close', () => {
+      if (!response.writableFinished) state.cut++;
+    });
     if (state.delayMs > 0) await new Promise((r) => setTimeout(r, state.delayMs));
     if (auth) {
       const expected = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;

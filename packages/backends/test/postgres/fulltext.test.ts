@@ -53,6 +53,19 @@ describe.skipIf(!available)('Postgres engine, full-text, on PostgreSQL', () => {
               retries: 0,
             },
           },
+          {
+            name: 'patient',
+            engine: 'Postgres',
+            max_wait_time: 0,
+            config: {
+              connection_string: server.url,
+              table: 'slow_docs',
+              password_env: 'IRSERVE_TEST_PGPASSWORD',
+              timeout: 30,
+              pool_size: 1,
+              retries: 0,
+            },
+          },
         ],
       })
     ).app;
@@ -191,6 +204,27 @@ describe.skipIf(!available)('Postgres engine, full-text, on PostgreSQL', () => {
       expect(answer.status).toBe(504);
       expect(answer.body.code).toBe('ERR_UPSTREAM_TIMEOUT');
     }
+  });
+
+  it('cancels the statement on the server once its request has timed out', async () => {
+    // The engine would let the statement run its 3 s (statement_timeout 30 s): the request
+    // gives up after 0.3 s, and the server is told to stop at once.
+    const running = () =>
+      Number(
+        server.psql(
+          `SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%slow_docs%' AND pid <> pg_backend_pid()`,
+        ),
+      );
+    const search = { service: 'patient', query: 'thrust', limit: 5, timeout: 0.3 };
+    const answer = await post(app, '/search', search);
+    expect(answer.status).toBe(504);
+    await waitFor(async () => running() === 0, 1_000);
+    // The pool's one connection was handed back: the next request's statement reaches the
+    // server at once, and is cancelled in turn.
+    const next = post(app, '/search', { ...search, timeout: 1.5 });
+    await waitFor(async () => running() === 1, 1_000);
+    expect((await next).status).toBe(504);
+    await waitFor(async () => running() === 0, 1_000);
   });
 
   it('reports the back-end in /health', async () => {

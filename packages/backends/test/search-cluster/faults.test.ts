@@ -61,6 +61,35 @@ describe('search cluster faults', () => {
     slow.delayMs = 0;
   });
 
+  it.each(['opensearch', 'elasticsearch'] as const)(
+    'cuts the %s request of a search nobody waits for (the cluster cancels it)',
+    async (flavor) => {
+      const cluster = await startFakeCluster(flavor);
+      cleanups.push(() => cluster.close());
+      await withIndex(cluster);
+      const engine = flavor === 'opensearch' ? 'OpenSearch' : 'Elasticsearch';
+      const { app } = await backendApp({
+        services: [
+          {
+            name: 'patient',
+            engine,
+            max_wait_time: 0,
+            config: { node: cluster.url, index: 'docs', timeout: 30, retries: 0 },
+          },
+        ],
+      });
+      cleanups.push(() => app.close());
+      cluster.delayMs = 3000;
+      const search = { service: 'patient', query: 'thrust', timeout: 0.3 };
+      expect((await post(app, '/search', search)).status).toBe(504);
+      await waitFor(() => cluster.cut === 1, 1_000);
+      cluster.delayMs = 0;
+      // A cut of irserve's own making leaves the service listed: the next search answers.
+      const next = await post(app, '/search', { service: 'patient', query: 'thrust' });
+      expect(next.status).toBe(200);
+    },
+  );
+
   it('a cluster down at start is listed unavailable, then serves without a restart', async () => {
     const port = await freePort();
     const { app } = await backendApp({

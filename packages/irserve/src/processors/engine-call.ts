@@ -1,3 +1,4 @@
+import { BATCH_ABORT } from '../engines/batch-abort.js';
 import { CAPABILITY_METHOD, type Capability, type Engine } from '../engines/contract.js';
 import { IrserveError, knownIrserveError } from '../errors.js';
 import type { RoleIO } from '../registry/types.js';
@@ -73,11 +74,13 @@ export function engineBatchCall<R extends Capability>(
  * An engine's `{ signal }`. A scope's AbortSignal is made only if the engine reads it: most
  * engines never do, and making one costs about 6-9 µs (see AbortScope). The getter is an own
  * property of a literal (about 1 µs to make, where a class's would take 0.05) so that an engine
- * that passes its options on as `{ ...options }` passes the signal too.
+ * that passes its options on as `{ ...options }` passes the signal too. `BATCH_ABORT` holds the
+ * scope itself, for engines that listen without an AbortSignal (`onBatchAbort`).
  */
-function batchOptions(signal: Abortable): { signal?: AbortSignal } {
+function batchOptions(signal: Abortable): { signal?: AbortSignal; [BATCH_ABORT]?: Abortable } {
   if (!(signal instanceof AbortScope)) return { signal };
   return {
+    [BATCH_ABORT]: signal,
     get signal() {
       return signal.signal;
     },
