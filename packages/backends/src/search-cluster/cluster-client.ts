@@ -144,6 +144,8 @@ function elasticClient(config: ClusterConfig, credentials: Credentials): Cluster
         throw new Error(`index "${index}" does not exist`);
     },
     async msearch(index, bodies, options) {
+      // An AbortController of our own, not the batch's signal: aborted with that signal's reason
+      // the client reports a connection error, which would list the service as down.
       const controller = new AbortController();
       const stopListening = onBatchAbort(options, () => controller.abort());
       const answer = await client
