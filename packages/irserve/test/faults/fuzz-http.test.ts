@@ -5,6 +5,8 @@
  * Change SEED to explore; a failure prints the request that caused it.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Agent, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +45,7 @@ beforeAll(async () => {
     },
     { cacheDir: join(dir, 'cache') },
   );
+  await app.http.listen({ port: 0, host: '127.0.0.1' });
 });
 
 afterAll(async () => {
@@ -82,6 +85,33 @@ describe('HTTP fuzz', () => {
     });
   }
 
+  // `/search` and `/pipeline` over a socket go through the fast lane (transports/http/fast-lane.ts)
+  // rather than Fastify: the same bodies must get the same status and code both ways.
+  for (const url of ['/search', '/pipeline']) {
+    it(`${url} over a socket (the fast lane): the same answers as through Fastify`, async () => {
+      const rand = random(SEED + url.length + 1);
+      const agent = new Agent({ keepAlive: true });
+      for (let i = 0; i < 120; i++) {
+        const raw = rand() < 0.15;
+        const generated = raw ? brokenJson(rand, TEMPLATES[url]!) : mutate(rand, TEMPLATES[url]!);
+        const payload = raw ? (generated as string) : JSON.stringify(generated);
+        const headers = { 'content-type': 'application/json' };
+        const fastify = await app.http.inject({ method: 'POST', url, headers, payload });
+        const lane = await overSocket(agent, url, payload);
+        const where = `${payload.slice(0, 300)} -> ${lane.status} ${lane.body.slice(0, 300)}`;
+        expect(lane.status, where).toBe(fastify.statusCode);
+        if (lane.status >= 400) {
+          const [a, b] = [JSON.parse(lane.body), fastify.json()] as {
+            code: string;
+            error: string;
+          }[];
+          expect([a!.code, a!.error], where).toEqual([b!.code, b!.error]);
+        }
+      }
+      agent.destroy();
+    });
+  }
+
   it('hostile paths, methods, headers and content types, never a 5xx', async () => {
     const rand = random(SEED);
     const paths = [
@@ -118,3 +148,26 @@ describe('HTTP fuzz', () => {
     }
   });
 });
+
+/** `payload` POSTed as JSON to this test's server over a real socket. */
+function overSocket(agent: Agent, path: string, payload: string) {
+  const { port } = app.http.server.address() as AddressInfo;
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(payload)),
+  };
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const request = httpRequest(
+      { agent, host: '127.0.0.1', port, path, method: 'POST', headers },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode!, body: Buffer.concat(chunks).toString() }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
+}

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TIMEOUT_HEADER, parseTimeoutHeader } from '../../core/request-deadline.js';
 import { IrserveError } from '../../errors.js';
@@ -9,10 +10,9 @@ import { AbortScope } from '../../util/abort-scope.js';
  * What aborts when the client closes its connection before the answer is sent: its
  * queued work is dropped and a running batch no one else waits for is abandoned.
  */
-function disconnectScope(reply: FastifyReply): AbortScope {
+function disconnectScope(response: ServerResponse): AbortScope {
   // A scope: the deadlines and batchers below it listen without event listeners.
   const scope = new AbortScope();
-  const response = reply.raw;
   response.once('close', () => {
     // writableEnded rather than writableFinished: once the answer is handed over there is no
     // work left to drop, and light-my-request (`inject`) closes before it counts as finished,
@@ -32,7 +32,19 @@ function disconnectScope(reply: FastifyReply): AbortScope {
  * server.post('/search', (request, reply) => search(core, request.body, callOptions(request, reply)));
  */
 export function callOptions(request: FastifyRequest, reply?: FastifyReply): CallOptions {
-  const header = request.headers[HOPS_HEADER];
+  return rawCallOptions(request.headers, request.id, reply?.raw);
+}
+
+/**
+ * `callOptions` from what node:http gives: the request's headers, its id, and the response
+ * whose early close aborts the work (the fast lane's requests never become Fastify's).
+ */
+export function rawCallOptions(
+  headers: IncomingHttpHeaders,
+  requestId: string,
+  response?: ServerResponse,
+): CallOptions {
+  const header = headers[HOPS_HEADER];
   const hops = typeof header === 'string' && /^\d{1,3}$/.test(header) ? Number(header) : 0;
   if (hops > MAX_HOPS) {
     throw new IrserveError(
@@ -40,9 +52,9 @@ export function callOptions(request: FastifyRequest, reply?: FastifyReply): Call
       `request crossed more than ${MAX_HOPS} instances: server_imports form a loop`,
     );
   }
-  const seconds = parseTimeoutHeader(request.headers[TIMEOUT_HEADER]);
-  const options: CallOptions = { requestId: request.id, hops };
+  const seconds = parseTimeoutHeader(headers[TIMEOUT_HEADER]);
+  const options: CallOptions = { requestId, hops };
   if (seconds !== undefined) options.deadline = Date.now() + seconds * 1000;
-  if (reply) options.signal = disconnectScope(reply);
+  if (response) options.signal = disconnectScope(response);
   return options;
 }

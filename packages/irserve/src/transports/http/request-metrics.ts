@@ -1,34 +1,54 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppCore } from '../../core/app-core.js';
 import type { AppMetrics } from '../../metrics/prometheus.js';
 import { serviceLabel } from '../../metrics/service-label.js';
 
-/** The service or collection an HTTP request names (body, or the `:collection` of the path). */
-function requestServiceLabel(core: AppCore, request: FastifyRequest): string {
-  const body = request.body as { service?: unknown; collection?: unknown } | undefined;
-  const params = request.params as { collection?: unknown } | undefined;
-  return serviceLabel(core, {
-    service: body?.service,
-    collection: body?.collection ?? params?.collection,
-  });
-}
+/** Records one answered HTTP request: its route template, parsed body, path params and status. */
+export type RequestObserver = (
+  route: string,
+  body: unknown,
+  params: unknown,
+  status: number,
+  seconds: number,
+) => void;
 
 /**
- * Records every answered HTTP request (route template, service, status, duration) in the app's
- * metrics. Unknown paths count under the route "(no route)".
- *
- * @example
- * recordRequests(server, core, metrics);
+ * The observer of answered HTTP requests (route template, service, status, duration) in the
+ * app's metrics; the service is the one the body names (or the `:collection` of the path).
  */
-export function recordRequests(server: FastifyInstance, core: AppCore, metrics: AppMetrics): void {
-  server.addHook('onResponse', (request, reply, done) => {
+export function requestObserver(core: AppCore, metrics: AppMetrics): RequestObserver {
+  return (route, body, params, status, seconds) => {
+    const named = body as { service?: unknown; collection?: unknown } | null | undefined;
+    const path = params as { collection?: unknown } | undefined;
     metrics.observeRequest(
       {
         transport: 'http',
-        route: request.routeOptions.url ?? '(no route)',
-        service: requestServiceLabel(core, request),
-        status: String(reply.statusCode),
+        route,
+        service: serviceLabel(core, {
+          service: named?.service,
+          collection: named?.collection ?? path?.collection,
+        }),
+        status: String(status),
       },
+      seconds,
+    );
+  };
+}
+
+/**
+ * Records every request Fastify answers in the app's metrics. Unknown paths count under the
+ * route "(no route)".
+ *
+ * @example
+ * recordRequests(server, requestObserver(core, metrics));
+ */
+export function recordRequests(server: FastifyInstance, observe: RequestObserver): void {
+  server.addHook('onResponse', (request, reply, done) => {
+    observe(
+      request.routeOptions.url ?? '(no route)',
+      request.body,
+      request.params,
+      reply.statusCode,
       reply.elapsedTime / 1000,
     );
     done();

@@ -19,7 +19,8 @@ import { mcpRoutes } from '../mcp/http.js';
 import type { McpOptions } from '../mcp/server.js';
 import { metricsRoute } from './routes/metrics.js';
 import { uiRoutes } from './routes/ui.js';
-import { recordRequests } from './request-metrics.js';
+import { recordRequests, requestObserver, type RequestObserver } from './request-metrics.js';
+import { openFastLane } from './fast-lane.js';
 import type { AppMetrics } from '../../metrics/prometheus.js';
 import { openApiRoute } from './routes/openapi.js';
 import { OpenApiBuilder } from './openapi/document.js';
@@ -39,6 +40,8 @@ export interface HttpOptions {
   metrics?: { metrics: AppMetrics; route: boolean } | undefined;
   /** Serve the playground at `/ui` (default true). */
   playground?: boolean;
+  /** Answer `POST /search` and `/pipeline` on node:http before Fastify (default true; fast-lane.ts). */
+  fastLane?: boolean;
 }
 
 // The playground's static files hold no data; the calls the page makes are authenticated.
@@ -77,18 +80,37 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
   // Keep this order: hooks of one kind run in the order they were added, and an onRoute hook
   // sees only the routes registered after it.
   const server = createFastify(options);
-  if (options.apiKey !== undefined) requireBearerToken(server, options.apiKey);
+  const bearer = options.apiKey === undefined ? undefined : createBearerCheck(options.apiKey);
+  if (bearer) requireBearerToken(server, bearer);
   // Every route registered from here on (by any module) lands in the OpenAPI document.
   const openApi = new OpenApiBuilder();
   server.addHook('onRoute', (route) => openApi.collect(route));
-  stampRequestIdAndRefuseWhileClosing(server);
+  const state = { closing: false };
+  stampRequestIdAndRefuseWhileClosing(server, state);
   // The request log line is info: below that level (log_level warn or error) the hook is not
   // registered at all, so a response skips Fastify's onResponse hook runner.
-  if (options.logger.isLevelEnabled('info')) logEachRequest(server);
-  setBodyHandling(server);
+  const logRequests = options.logger.isLevelEnabled('info');
+  if (logRequests) logEachRequest(server);
+  // Score maps go out best first whatever their ids look like; a cache hit's are written once
+  // (see serialize.ts).
+  const serialize = createBodySerializer();
+  setBodyHandling(server, serialize);
   setErrorHandlers(server);
-  registerRoutes(server, core, options);
+  const observe = options.metrics && requestObserver(core, options.metrics.metrics);
+  registerRoutes(server, core, options, observe);
   openApiRoute(server, openApi);
+  if (options.fastLane ?? true) {
+    openFastLane(server, {
+      core,
+      logger: options.logger,
+      bodyLimit: options.bodyLimit,
+      bearer,
+      serialize,
+      observe,
+      logRequests,
+      closing: () => state.closing,
+    });
+  }
   return server;
 }
 
@@ -125,8 +147,10 @@ function createFastify(options: HttpOptions): FastifyInstance {
 }
 
 /** Refuses every request but CORS preflights and the open paths without the bearer token. */
-function requireBearerToken(server: FastifyInstance, apiKey: string): void {
-  const check = createBearerCheck(apiKey);
+function requireBearerToken(
+  server: FastifyInstance,
+  check: (header: string | undefined) => boolean,
+): void {
   server.addHook('onRequest', async (request) => {
     if (request.method === 'OPTIONS' || OPEN_PATHS.has(request.routeOptions.url ?? '')) return;
     if (!check(request.headers.authorization)) {
@@ -144,17 +168,19 @@ function requireBearerToken(server: FastifyInstance, apiKey: string): void {
  * without an API key) Fastify skips its hook runner on every request. The same wrapper answers
  * 503 (with Retry-After, closing the connection) once the server has begun to close.
  */
-function stampRequestIdAndRefuseWhileClosing(server: FastifyInstance): void {
-  let closing = false;
+function stampRequestIdAndRefuseWhileClosing(
+  server: FastifyInstance,
+  state: { closing: boolean },
+): void {
   server.addHook('preClose', (done) => {
-    closing = true;
+    state.closing = true;
     done();
   });
   server.addHook('onRoute', (route) => {
     const handler = route.handler;
     route.handler = function withRequestId(this: FastifyInstance, request, reply) {
       void reply.header(REQUEST_ID_HEADER, request.id);
-      if (closing) {
+      if (state.closing) {
         void reply.header('connection', 'close');
         throw new IrserveError('ERR_SHUTTING_DOWN', 'the server is shutting down', {
           retryAfter: SHUTDOWN_RETRY_AFTER,
@@ -183,10 +209,7 @@ function logEachRequest(server: FastifyInstance): void {
 }
 
 /** How bodies are written and which are read: irserve's serializer out, JSON only in. */
-function setBodyHandling(server: FastifyInstance): void {
-  // Score maps go out best first whatever their ids look like; a cache hit's are written once
-  // (see serialize.ts).
-  const serialize = createBodySerializer();
+function setBodyHandling(server: FastifyInstance, serialize: (payload: unknown) => string): void {
   server.setReplySerializer((payload) => serialize(payload));
   // Fastify parses text/plain by default; irserve speaks JSON only (415 for anything else).
   server.removeContentTypeParser('text/plain');
@@ -212,9 +235,14 @@ function setErrorHandlers(server: FastifyInstance): void {
 }
 
 /** The routes, in this order; /openapi.json is registered last, by the caller, to list them all. */
-function registerRoutes(server: FastifyInstance, core: AppCore, options: HttpOptions): void {
+function registerRoutes(
+  server: FastifyInstance,
+  core: AppCore,
+  options: HttpOptions,
+  observe: RequestObserver | undefined,
+): void {
   if (options.metrics) {
-    recordRequests(server, core, options.metrics.metrics);
+    recordRequests(server, observe!);
     if (options.metrics.route) metricsRoute(server, options.metrics.metrics);
   }
   if (options.playground ?? true) uiRoutes(server);
