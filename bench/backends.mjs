@@ -4,7 +4,7 @@
 //     [--latency_rounds 3] [--v8 irserve|node]
 //     [--only instant,postgresql,sphinx,redis] [--pin auto|off|BENCH_CPUS/SERVER_CPUS]
 //     [--sides direct,search,http,clientFusion,pipeline,httpFusion,httpPipeline,hop] [--phases]
-//     (also, not run by default: --sides core,coreFusion,corePipeline)
+//     (also, not run by default: --sides core,coreFusion,corePipeline,httpPipelineFastify)
 //
 // For each back-end this machine can run (PostgreSQL from Debian `postgresql`, Sphinx
 // `searchd` from `sphinxsearch`), over the same synthetic corpus: queries/s and latency of
@@ -23,7 +23,8 @@
 //
 // `--phases`: in the pass with one request in flight, also where the time of the sides that go
 // through irserve's back-end engine goes: before the engine is entered, in it, and after it
-// (medians, ms; two clock reads are added to every engine call).
+// (medians, ms; two clock reads are added to every engine call); for PostgreSQL, also the
+// driver's round trip within the engine's time.
 //
 // `hop`: no irserve, a plain node:http server on loopback answering 100 scores. Called over HTTP,
 // the pipeline makes one hop more in a row than fusion by hand does (the caller reaches irserve
@@ -33,6 +34,10 @@
 // Added p50, share of q/s and added CPU are given over the whole run, then as the median over
 // turns of the two sides' difference in the same turn, which a drift of the back-end's queue or
 // of the machine's speed during the run does not move.
+//
+// `--sides httpPipelineFastify` (not in the defaults): the HTTP pipeline through Fastify rather
+// than irserve's fast lane for `/search` and `/pipeline` (a query string in the URL, which the
+// lane leaves to Fastify), to measure what the lane saves in the same run.
 //
 // `--sides core,coreFusion,corePipeline` (not in the defaults): the same calls without the HTTP
 // layer, to tell irserve's pipeline machinery from its HTTP work: the back-end's service called in
@@ -88,6 +93,7 @@ const ONLY = new Set(values.only.split(','));
 const SIDES = new Set(values.sides.split(','));
 /** With `--phases`: the engine calls of the back-end service, timed. */
 const TIMER = values.phases ? engineTimer() : undefined;
+TIMER?.watchRoundTrips(pg.Client);
 
 /**
  * The CPUs of this process and of the back-end servers (`taskset -c` lists), or undefined when
@@ -342,6 +348,8 @@ async function through(app, direct) {
     // The same two over HTTP, as a client of a server calls them: one HTTP request each.
     httpFusion: byHand(searchScores(http)),
     httpPipeline: (query) => http('/pipeline', pipelineRequest(query)),
+    // The same through Fastify: a query string makes the fast lane leave the request to it.
+    httpPipelineFastify: (query) => http('/pipeline?', pipelineRequest(query)),
     // Without the HTTP layer: irserve's services and pipeline runner called in process.
     core: serviceScores('backend'),
     coreFusion: byHand(serviceScores('bm25')),
@@ -715,6 +723,7 @@ const SIDE_ROWS = [
   ['{bm25,backend}RRF%100', 'pipeline', 'clientFusion', '  (against RRF by hand)'],
   ['driver + BM25 HTTP, by hand', 'httpFusion'],
   ['{bm25,backend}RRF%100, HTTP', 'httpPipeline', 'httpFusion', '  (against by hand, HTTP)'],
+  ['the same through Fastify', 'httpPipelineFastify', 'httpFusion', '  (no fast lane)'],
   ['service, no HTTP', 'core', 'direct'],
   ['by hand, BM25 service', 'coreFusion'],
   ['pipeline runner, no HTTP', 'corePipeline', 'coreFusion', '  (against by hand, no HTTP)'],
@@ -784,9 +793,10 @@ function printAlone(name, alone, phases) {
       );
   for (const [label, side] of SIDE_ROWS)
     if (phases[side]?.length > 0) {
-      const [before, inside, after] = phaseMedians(phases[side]).map((ms) => ms.toFixed(2));
+      const [before, inside, after, trip] = phaseMedians(phases[side]).map((ms) => ms.toFixed(2));
+      const ofWhich = trip === 'NaN' ? '' : ` (the driver's round trip ${trip})`;
       console.log(
-        `  ${label.padEnd(28)}${before} ms before the engine, ${inside} in it, ${after} after (medians, 1 in flight)`,
+        `  ${label.padEnd(28)}${before} ms before the engine, ${inside} in it${ofWhich}, ${after} after (medians, 1 in flight)`,
       );
     }
 }
