@@ -3,10 +3,11 @@
  * Fastify sees them. These two carry nearly all of a retrieval server's traffic, and in front of
  * a back-end every microsecond of handling sits in series with the back-end's round trip.
  * Skipping Fastify's request and reply objects, hook runners, content-type parser and reply
- * pipeline took 0.01-0.24 ms off the added p50 of a pipeline over HTTP with one request in
- * flight, in front of PostgreSQL and Sphinx, and in most runs 0.06-0.3 ms of CPU a query at 8
- * in flight (bench/README.md, "Eleventh pass"). Right after a wait on a back-end the code that
- * runs has gone cold, so every layer left out counts for more than it does when warm.
+ * pipeline took a median 0.09 ms (up to 0.39; once 0.07 ms worse, in ten runs) off the added p50
+ * of a pipeline over HTTP with one request in flight in front of PostgreSQL or Sphinx, and
+ * 0.06-0.21 ms off irserve's CPU a query at 8 in flight in front of PostgreSQL (bench/README.md,
+ * "Eleventh pass"). Right after a wait on a back-end the code that runs has gone cold, so every
+ * layer left out counts for more than it does when warm.
  *
  * The answer is the one Fastify gives: the same handlers, JSON parser (Fastify's own, with its
  * prototype-poisoning checks), serializer, request id, error answers, request log line and
