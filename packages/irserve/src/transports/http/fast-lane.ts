@@ -140,28 +140,43 @@ function answer(
 ): void {
   const id = acceptRequestId(request.headers[REQUEST_ID_HEADER]);
   let body: unknown;
+  const reply = (status: number, payload: unknown, headers: Readonly<Record<string, string>>) => {
+    write(response, status, options.serialize(payload), headers);
+    done(options, request, body, status, started, id);
+  };
   const fail = (error: unknown) => {
     const { mapped, headers, body: payload } = errorAnswer(error, options.logger, id);
-    write(response, mapped.httpStatus, options.serialize(payload), headers);
-    done(options, request, body, mapped.httpStatus, started, id);
+    guarded(response, () => reply(mapped.httpStatus, payload, headers));
   };
-  const succeed = (value: unknown) => {
-    let json: string;
-    try {
-      json = options.serialize(value);
-    } catch (error) {
-      return fail(error);
-    }
-    write(response, 200, json, { [REQUEST_ID_HEADER]: id });
-    done(options, request, body, 200, started, id);
-  };
+  // A value that does not serialize is the handler's failure, answered like any other.
+  const succeed = (value: unknown) =>
+    guarded(response, () => reply(200, value, { [REQUEST_ID_HEADER]: id }), fail);
+  let result: unknown;
   try {
     body = options.parseJson(text);
-    const result = handler(options.core, body, rawCallOptions(request.headers, id, response));
-    if (isThenable(result)) result.then(succeed, fail);
-    else succeed(result);
+    result = handler(options.core, body, rawCallOptions(request.headers, id, response));
   } catch (error) {
-    fail(error);
+    return fail(error);
+  }
+  if (isThenable(result)) result.then(succeed, fail);
+  else succeed(result);
+}
+
+/**
+ * Runs `work`, which writes the answer; if it throws before writing, `orElse` answers instead,
+ * and otherwise the connection is dropped. Never throws: this runs in the request's `end`
+ * listener or a promise reaction, where a throw would take the process down.
+ */
+function guarded(
+  response: ServerResponse,
+  work: () => void,
+  orElse?: (error: unknown) => void,
+): void {
+  try {
+    work();
+  } catch (error) {
+    if (orElse && !response.headersSent) guarded(response, () => orElse(error));
+    else response.destroy();
   }
 }
 
