@@ -74,41 +74,52 @@ function lineSource(
   const key = `${gzip ? 'gz' : 'jsonl'}\0${pattern}\0${source.id_field}`;
   const existing = ctx.readers.get(key);
   if (existing) return existing;
-  let reader: LineSource;
+  const reader = newLineReader(source, config, ctx, {
+    pattern,
+    gzip,
+    cacheDir: at(source.cache_dir),
+  });
+  ctx.readers.set(key, reader);
+  return reader;
+}
+
+/** The reader of a line source: gzip shards (configured, or MS MARCO's segments) or a JSONL file. */
+function newLineReader(
+  source: Extract<SourceSpec, { source: 'text_jsonl' | 'gzip_shards' }>,
+  config: CollectionConfig,
+  ctx: BuildContext,
+  where: { pattern: string; gzip: boolean; cacheDir: string | undefined },
+): LineSource {
+  const { pattern, cacheDir } = where;
   if (source.source === 'gzip_shards') {
     const parser = source.id_parser;
-    reader = new GzipShardReader(
+    return new GzipShardReader(
       {
         pattern,
         idField: source.id_field,
         numWorkers: source.num_workers,
         forceLoadAll: source.force_load_all || config.force_load_all_documents,
-        cacheDir: at(source.cache_dir),
+        cacheDir,
         loadParser: async () => (parser ? loadIdParser(parser, ctx.baseDir) : defaultIdParser),
       },
       ctx,
     );
-  } else if (gzip) {
+  }
+  if (where.gzip) {
     const idField = source.id_field === 'id' ? 'docid' : source.id_field;
-    reader = new GzipShardReader(
+    return new GzipShardReader(
       {
         pattern,
         idField,
         numWorkers: 32,
         forceLoadAll: config.force_load_all_documents,
-        cacheDir: at(source.cache_dir),
+        cacheDir,
         loadParser: async () => defaultIdParser,
       },
       ctx,
     );
-  } else {
-    reader = new JsonlReader(
-      { path: pattern, idField: source.id_field, cacheDir: at(source.cache_dir) },
-      ctx,
-    );
   }
-  ctx.readers.set(key, reader);
-  return reader;
+  return new JsonlReader({ path: pattern, idField: source.id_field, cacheDir }, ctx);
 }
 
 /** Base directory and a template relative to it; without `base_dir`, the template's fixed directory. */

@@ -135,20 +135,14 @@ function relaySeries(registry: Registry) {
   };
 }
 
-/**
- * Creates the metrics of one app in a registry of its own (two apps in one process never share
- * series), with Node's process metrics (`process_*`, `nodejs_*`).
- *
- * @example
- * const metrics = createPrometheusMetrics({ version: '0.1.0' });
- * metrics.observeRequest({ transport: 'http', route: '/search', service: 'bm25', status: '200' }, 0.004);
- * const { body } = await metrics.render();
- */
-export function createPrometheusMetrics(options: { version: string }): AppMetrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  const s = series(registry);
-  const queues: { labels: { service: string; role: string }; depth: () => number }[] = [];
+/** A batching service's queue, read when the metrics are scraped. */
+interface WatchedQueue {
+  labels: { service: string; role: string };
+  depth: () => number;
+}
+
+/** The gauges read at scrape time: each watched queue's depth, and the build's version. */
+function registerGauges(registry: Registry, version: string, queues: WatchedQueue[]): void {
   new Gauge({
     name: 'irserve_queue_depth',
     help: 'Requests waiting for a batch, per batching service.',
@@ -164,7 +158,24 @@ export function createPrometheusMetrics(options: { version: string }): AppMetric
     help: 'Always 1; the version as a label.',
     labelNames: ['version'],
     registers: [registry],
-  }).set({ version: options.version }, 1);
+  }).set({ version }, 1);
+}
+
+/**
+ * Creates the metrics of one app in a registry of its own (two apps in one process never share
+ * series), with Node's process metrics (`process_*`, `nodejs_*`).
+ *
+ * @example
+ * const metrics = createPrometheusMetrics({ version: '0.1.0' });
+ * metrics.observeRequest({ transport: 'http', route: '/search', service: 'bm25', status: '200' }, 0.004);
+ * const { body } = await metrics.render();
+ */
+export function createPrometheusMetrics(options: { version: string }): AppMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const s = series(registry);
+  const queues: WatchedQueue[] = [];
+  registerGauges(registry, options.version, queues);
   return {
     // Counted in irserve_requests_total too (a count of the same series).
     observeRequest: (labels, seconds) => s.requestSeconds.observe(labels, seconds),

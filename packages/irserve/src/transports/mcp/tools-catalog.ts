@@ -51,6 +51,36 @@ function listServices(core: AppCore, descriptions: Descriptions): Record<string,
   return listing;
 }
 
+/** A bytes document as tool content: each part an image or an embedded resource. */
+function bytesResult(
+  base: { collection: string; id: string; view: string; kind: string },
+  doc: BytesDocument,
+): CallToolResult {
+  const uri = (index: number) =>
+    `irserve://content/${encodeURIComponent(base.collection)}/${encodeURIComponent(base.id)}?view=${encodeURIComponent(base.view)}&part=${index}`;
+  const parts = doc.parts.map((part, index) => ({
+    mime: part.mime,
+    bytes: part.data.byteLength,
+    uri: uri(index),
+  }));
+  const structured = { ...base, parts };
+  const blocks = doc.parts.map((part, index) => {
+    const data = Buffer.from(part.data.buffer, part.data.byteOffset, part.data.byteLength).toString(
+      'base64',
+    );
+    return part.mime.startsWith('image/')
+      ? { type: 'image' as const, data, mimeType: part.mime }
+      : {
+          type: 'resource' as const,
+          resource: { uri: uri(index), mimeType: part.mime, blob: data },
+        };
+  });
+  return {
+    content: [{ type: 'text', text: JSON.stringify(structured) }, ...blocks],
+    structuredContent: structured,
+  };
+}
+
 /** A document as tool content: text as text; bytes parts as images or embedded resources. */
 async function documentResult(
   core: AppCore,
@@ -72,32 +102,7 @@ async function documentResult(
         ...(doc.language !== undefined ? { language: doc.language } : {}),
       });
     }
-    const doc = found.document as BytesDocument;
-    const uri = (index: number) =>
-      `irserve://content/${encodeURIComponent(found.collection)}/${encodeURIComponent(found.id)}?view=${encodeURIComponent(found.view)}&part=${index}`;
-    const parts = doc.parts.map((part, index) => ({
-      mime: part.mime,
-      bytes: part.data.byteLength,
-      uri: uri(index),
-    }));
-    const structured = { ...base, parts };
-    const blocks = doc.parts.map((part, index) => {
-      const data = Buffer.from(
-        part.data.buffer,
-        part.data.byteOffset,
-        part.data.byteLength,
-      ).toString('base64');
-      return part.mime.startsWith('image/')
-        ? { type: 'image' as const, data, mimeType: part.mime }
-        : {
-            type: 'resource' as const,
-            resource: { uri: uri(index), mimeType: part.mime, blob: data },
-          };
-    });
-    return {
-      content: [{ type: 'text', text: JSON.stringify(structured) }, ...blocks],
-      structuredContent: structured,
-    };
+    return bytesResult(base, found.document as BytesDocument);
   } catch (error) {
     const known = toIrserveError(error);
     return { isError: true, content: [{ type: 'text', text: `${known.code}: ${known.message}` }] };

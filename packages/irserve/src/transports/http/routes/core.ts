@@ -114,54 +114,58 @@ function searchRoutes(server: FastifyInstance, core: AppCore): void {
   );
 }
 
+const scoreDoc = {
+  operationId: 'score',
+  summary: 'Score passages against a query (text, or base64 parts for a bytes service)',
+  tags: ['services'],
+  body: { name: 'ScoreRequest', schema: scoreRequestSchema },
+  response: { name: 'ScoreResponse', schema: (responses) => responses.scoreResponseSchema },
+  example: { request: { service: 'rerank', query: 'wing flutter', passages: ['a', 'b'] } },
+} satisfies RouteDoc;
+
+const fuseDoc = {
+  operationId: 'fuse',
+  summary: 'Fuse several rankings into one',
+  tags: ['services'],
+  body: { name: 'FuseRequest', schema: fuseRequestSchema },
+  response: { name: 'FuseResponse', schema: (responses) => responses.fuseResponseSchema },
+  example: { request: { service: 'RRF', query: 'q', scores: [{ a: 2, b: 1 }, { b: 3 }] } },
+} satisfies RouteDoc;
+
+const decomposeDoc = {
+  operationId: 'decomposeQuery',
+  summary: 'Decompose a query into sub-queries',
+  tags: ['services'],
+  body: { name: 'DecomposeQueryRequest', schema: decomposeRequestSchema },
+  response: {
+    name: 'DecomposeQueryResponse',
+    schema: (responses) => responses.decomposeResponseSchema,
+  },
+  example: { request: { service: 'decompose', query: 'tallest towers in Paris', limit: 3 } },
+} satisfies RouteDoc;
+
+const batchDoc = {
+  operationId: 'batch',
+  summary: 'Several search, score, fuse or decompose_query calls in one request (irserve)',
+  tags: ['services'],
+  body: { name: 'BatchRequest', schema: batchRequestSchema },
+  response: { name: 'BatchResponse', schema: (responses) => responses.batchResponseSchema },
+  example: {
+    request: { requests: [{ endpoint: 'search', body: { service: 'bm25', query: 'q' } }] },
+  },
+} satisfies RouteDoc;
+
 /** `/score`, `/fuse`, `/decompose_query`, `/batch`. */
 function serviceRoutes(server: FastifyInstance, core: AppCore): void {
-  const scoreDoc: RouteDoc = {
-    operationId: 'score',
-    summary: 'Score passages against a query (text, or base64 parts for a bytes service)',
-    tags: ['services'],
-    body: { name: 'ScoreRequest', schema: scoreRequestSchema },
-    response: { name: 'ScoreResponse', schema: (responses) => responses.scoreResponseSchema },
-    example: { request: { service: 'rerank', query: 'wing flutter', passages: ['a', 'b'] } },
-  };
   server.post('/score', { config: { openapi: scoreDoc } }, (request, reply) =>
     score(core, request.body, callOptions(request, reply)),
   );
-  const fuseDoc: RouteDoc = {
-    operationId: 'fuse',
-    summary: 'Fuse several rankings into one',
-    tags: ['services'],
-    body: { name: 'FuseRequest', schema: fuseRequestSchema },
-    response: { name: 'FuseResponse', schema: (responses) => responses.fuseResponseSchema },
-    example: { request: { service: 'RRF', query: 'q', scores: [{ a: 2, b: 1 }, { b: 3 }] } },
-  };
   server.post('/fuse', { config: { openapi: fuseDoc } }, (request, reply) =>
     fuse(core, request.body, callOptions(request, reply)),
   );
-  const decomposeDoc: RouteDoc = {
-    operationId: 'decomposeQuery',
-    summary: 'Decompose a query into sub-queries',
-    tags: ['services'],
-    body: { name: 'DecomposeQueryRequest', schema: decomposeRequestSchema },
-    response: {
-      name: 'DecomposeQueryResponse',
-      schema: (responses) => responses.decomposeResponseSchema,
-    },
-    example: { request: { service: 'decompose', query: 'tallest towers in Paris', limit: 3 } },
-  };
   server.post('/decompose_query', { config: { openapi: decomposeDoc } }, (request, reply) =>
     decomposeQuery(core, request.body, callOptions(request, reply)),
   );
-  const batchDoc: RouteDoc = {
-    operationId: 'batch',
-    summary: 'Several search, score, fuse or decompose_query calls in one request (irserve)',
-    tags: ['services'],
-    body: { name: 'BatchRequest', schema: batchRequestSchema },
-    response: { name: 'BatchResponse', schema: (responses) => responses.batchResponseSchema },
-    example: {
-      request: { requests: [{ endpoint: 'search', body: { service: 'bm25', query: 'q' } }] },
-    },
-  };
   server.post('/batch', { config: { openapi: batchDoc } }, (request, reply) =>
     runBatch(core, request.body, callOptions(request, reply)),
   );
