@@ -85,9 +85,10 @@ describe('HTTP fuzz', () => {
     });
   }
 
-  // `/search` and `/pipeline` over a socket go through the fast lane (transports/http/fast-lane.ts)
-  // rather than Fastify: the same bodies must get the same status and code both ways.
-  for (const url of ['/search', '/pipeline']) {
+  // Over a socket these go through the fast lane (transports/http/fast-lane.ts) rather than
+  // Fastify: the same bodies must get the same status and code both ways.
+  const lane = ['/search', '/query', '/score', '/fuse', '/decompose_query', '/batch', '/pipeline'];
+  for (const url of lane) {
     it(`${url} over a socket (the fast lane): the same answers as through Fastify`, async () => {
       const rand = random(SEED + url.length + 1);
       const agent = new Agent({ keepAlive: true });

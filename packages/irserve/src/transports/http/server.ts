@@ -40,7 +40,10 @@ export interface HttpOptions {
   metrics?: { metrics: AppMetrics; route: boolean } | undefined;
   /** Serve the playground at `/ui` (default true). */
   playground?: boolean;
-  /** Answer `POST /search` and `/pipeline` on node:http before Fastify (default true; fast-lane.ts). */
+  /**
+   * Answer the service calls and `/pipeline` on node:http before Fastify (fast-lane.ts; default
+   * true).
+   */
   fastLane?: boolean;
 }
 
