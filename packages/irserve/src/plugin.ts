@@ -32,6 +32,7 @@ export type {
   BytesDocument,
   Collection,
   CollectionCatalog,
+  LookupOptions,
   TextDocument,
   TextView,
   View,

@@ -11,6 +11,7 @@ import type {
   ContentRequest,
   ContentResult,
   ContentService,
+  LookupOptions,
   TextDocument,
   View,
 } from './types.js';
@@ -34,9 +35,10 @@ const quote = (text: string): string =>
 
 async function fetchDocument(
   lookup: Lookup,
+  options?: LookupOptions,
 ): Promise<{ value: Document; cached: boolean; timestamp: number }> {
   await lookup.view.open();
-  const doc = await lookup.view.get(lookup.id);
+  const doc = await lookup.view.get(lookup.id, options);
   if (doc === undefined) {
     throw new IrserveError(
       'ERR_DOC_NOT_FOUND',
@@ -80,12 +82,17 @@ export class CollectionContentService implements ContentService {
       this.#calls.set(name, contentCall(settings.get(name) ?? { cache: 256, cacheTtl: 600 }));
   }
 
-  async lookup(request: ContentRequest): Promise<ContentResult> {
+  /**
+   * The document `request` names. `options.signal` reaches the view (a remote one cuts its call);
+   * a lookup shared with other requests in the cache's single flight goes on for them.
+   */
+  async lookup(request: ContentRequest, options?: LookupOptions): Promise<ContentResult> {
     const collection = this.#catalog.get(request.collection);
     const viewName = request.view ?? collection.defaultView;
     const view = collection.view(viewName);
     const { call } = this.#calls.get(collection.name)!;
-    const result = await call({ collection: collection.name, viewName, view, id: request.id });
+    const lookup = { collection: collection.name, viewName, view, id: request.id };
+    const result = await call(lookup, options?.signal ? { signal: options.signal } : undefined);
     return {
       collection: collection.name,
       id: request.id,

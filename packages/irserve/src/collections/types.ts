@@ -3,6 +3,8 @@
  * Readers (JSONL offset maps, tar shards, gzip shards, local files) sit behind these interfaces.
  */
 
+import type { Abortable } from '../util/abort-scope.js';
+
 export type ViewKind = 'text' | 'bytes';
 
 /** A document of a text view. */
@@ -35,10 +37,19 @@ interface ViewBase {
   close(): Promise<void>;
 }
 
+/**
+ * What a lookup may be told: `signal` aborts once nobody waits for the document (its request
+ * left or timed out). Views that answer from local files ignore it; a view that asks another
+ * server (a remote instance, a database) cuts its call.
+ */
+export interface LookupOptions {
+  readonly signal?: Abortable | undefined;
+}
+
 export interface TextView extends ViewBase {
   readonly kind: 'text';
   /** The document with this id, or undefined when the view has none. */
-  get(id: string): Promise<TextDocument | undefined>;
+  get(id: string, options?: LookupOptions): Promise<TextDocument | undefined>;
   /**
    * Every document in corpus order (engines that index a collection use this).
    * Optional: not every source can enumerate.
@@ -53,7 +64,7 @@ export interface TextView extends ViewBase {
 
 export interface BytesView extends ViewBase {
   readonly kind: 'bytes';
-  get(id: string): Promise<BytesDocument | undefined>;
+  get(id: string, options?: LookupOptions): Promise<BytesDocument | undefined>;
 }
 
 export type View = TextView | BytesView;
@@ -101,7 +112,7 @@ export interface ContentResult {
  * unknown id.
  */
 export interface ContentService {
-  lookup(request: ContentRequest): Promise<ContentResult>;
+  lookup(request: ContentRequest, options?: LookupOptions): Promise<ContentResult>;
   /** Builds every offset map and shard index (used by `irserve warmup` and at start-up). */
   open(): Promise<void>;
   close(): Promise<void>;

@@ -4,7 +4,12 @@
  */
 import { z } from '../prebundled/zod.js';
 import { badRequest } from '../errors.js';
-import type { BytesDocument, ContentResult, TextDocument } from '../collections/types.js';
+import type {
+  BytesDocument,
+  ContentResult,
+  LookupOptions,
+  TextDocument,
+} from '../collections/types.js';
 import type { AppCore } from './app-core.js';
 import { parseRequest } from './validate.js';
 
@@ -71,13 +76,18 @@ function jsonBody(result: ContentResult): Record<string, unknown> {
  * `POST /content`: `{collection, id, view?}` -> `{collection, id, view, kind, text, title?,
  * language?, cached}` for text views, `{..., data: [{data: base64, mime}], cached}` for bytes.
  */
-export async function getContent(core: AppCore, body: unknown): Promise<Record<string, unknown>> {
+export async function getContent(
+  core: AppCore,
+  body: unknown,
+  options?: LookupOptions,
+): Promise<Record<string, unknown>> {
   const request = parseRequest(contentRequestSchema, body);
-  const result = await core.content.lookup({
+  const lookup = {
     collection: request.collection,
     id: request.id,
     ...(request.view ? { view: request.view } : {}),
-  });
+  };
+  const result = await core.content.lookup(lookup, options);
   return jsonBody(result);
 }
 

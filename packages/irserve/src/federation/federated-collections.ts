@@ -4,6 +4,7 @@ import type {
   ContentRequest,
   ContentResult,
   ContentService,
+  LookupOptions,
 } from '../collections/types.js';
 import { IrserveError } from '../errors.js';
 import type { CacheStore } from '../processors/cache-store.js';
@@ -63,10 +64,10 @@ export function federatedContent(
   catalog: FederatedCollections,
   cache: CacheStore<CacheEntry<Lookup>> | undefined,
 ): ContentService {
-  const fetchRemote = async (request: ContentRequest) => {
+  const fetchRemote = async (request: ContentRequest, options?: LookupOptions) => {
     const collection = catalog.get(request.collection);
     const view = collection.view(request.view);
-    const document = await view.get(request.id);
+    const document = await view.get(request.id, options);
     if (!document) {
       throw new IrserveError('ERR_DOC_NOT_FOUND', `ID ${request.id} is not found.`, {
         details: { collection: request.collection, id: request.id },
@@ -88,9 +89,12 @@ export function federatedContent(
       }).call
     : fetchRemote;
   return {
-    async lookup(request) {
-      if (!catalog.isRemote(request.collection)) return local.lookup(request);
-      const result = await remote(request);
+    async lookup(request, options) {
+      if (!catalog.isRemote(request.collection)) return local.lookup(request, options);
+      const result = await remote(
+        request,
+        options?.signal ? { signal: options.signal } : undefined,
+      );
       return { ...result.value, cached: result.cached };
     },
     open: () => local.open(),

@@ -3,6 +3,7 @@ import type {
   BytesView,
   Collection,
   TextDocument,
+  LookupOptions,
   TextView,
   View,
   ViewKind,
@@ -48,12 +49,14 @@ function remoteView(
   name: string,
   kind: ViewKind,
 ): View {
-  const get = async (id: string) => {
+  // The request's signal cuts the remote call once nobody waits for the document.
+  const get = async (id: string, options?: LookupOptions) => {
     try {
-      const body = (await client.post('/content', { collection, id, view: name })) as Record<
-        string,
-        unknown
-      >;
+      const body = (await client.post(
+        '/content',
+        { collection, id, view: name },
+        options?.signal ? { signal: options.signal } : undefined,
+      )) as Record<string, unknown>;
       return toDocument(kind, id, body);
     } catch (error) {
       // irserve says ERR_DOC_NOT_FOUND; RoutIR says 400 "ID <id> is not found." without a code.

@@ -15,9 +15,9 @@ export function observedContent(
 ): ContentService {
   const label = (name: string) => (collections.has(name) ? name : '');
   return {
-    lookup: async (request) => {
+    lookup: async (request, options) => {
       try {
-        const result = await content.lookup(request);
+        const result = await content.lookup(request, options);
         observer.contentLookup(label(request.collection), 'found');
         return result;
       } catch (error) {

@@ -7,7 +7,7 @@ import type {
 import type { Passage } from '../engines/contract.js';
 import { IrserveError } from '../errors.js';
 import { deadlineSignal } from '../processors/deadline.js';
-import { raceAbort } from '../util/abort-scope.js';
+import { raceAbort, type Abortable } from '../util/abort-scope.js';
 import type { CallOptions } from '../registry/types.js';
 import type { BoundRerank } from './bound.js';
 import { planError } from './plan-error.js';
@@ -86,7 +86,8 @@ export class ContentFetcher implements PassageSource {
     );
     let found: (Passage | undefined)[];
     try {
-      found = await raceAbort(Promise.all(ids.map((id) => this.#lookup(stage.view, id))), signal);
+      const lookups = ids.map((id) => this.#lookup(stage.view, id, signal));
+      found = await raceAbort(Promise.all(lookups), signal);
     } finally {
       dispose();
     }
@@ -101,19 +102,25 @@ export class ContentFetcher implements PassageSource {
     return passages;
   }
 
-  #lookup(view: string, id: string): Promise<Passage | undefined> {
+  #lookup(view: string, id: string, signal: Abortable | undefined): Promise<Passage | undefined> {
     const key = `${view}\u0000${id}`;
     let pending = this.#pending.get(key);
     if (!pending) {
-      pending = this.#fetch(view, id);
+      pending = this.#fetch(view, id, signal);
       this.#pending.set(key, pending);
     }
     return pending;
   }
 
-  async #fetch(view: string, id: string): Promise<Passage | undefined> {
+  /** One document; `signal` (the request's, with its deadline) cuts a lookup nobody waits for. */
+  async #fetch(
+    view: string,
+    id: string,
+    signal: Abortable | undefined,
+  ): Promise<Passage | undefined> {
     try {
-      return passageOf(await this.#content.lookup({ collection: this.#collection, id, view }));
+      const request = { collection: this.#collection, id, view };
+      return passageOf(await this.#content.lookup(request, signal ? { signal } : undefined));
     } catch (error) {
       if (error instanceof IrserveError && error.code === 'ERR_DOC_NOT_FOUND') return undefined;
       throw error;

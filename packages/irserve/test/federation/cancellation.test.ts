@@ -7,14 +7,18 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContentService, LookupOptions } from '../../src/collections/types.js';
 import { BatchingTransport } from '../../src/federation/batching-transport.js';
+import { remoteCollection } from '../../src/federation/remote-collection.js';
+import type { BoundRerank } from '../../src/pipeline/bound.js';
+import { ContentFetcher } from '../../src/pipeline/content-fetcher.js';
 import { RemoteClient, type RemoteCallOptions } from '../../src/federation/remote-client.js';
 import type { RemoteTransport } from '../../src/federation/remote-transport.js';
 import { AbortScope } from '../../src/util/abort-scope.js';
 import { PoliteSlowSearch } from '../faults/fault-engines.js';
 import { grpcInstance, type GrpcInstance } from '../grpc/helpers.js';
 import { quietLogger } from '../helpers/logger.js';
-import { fakeRemote } from './helpers.js';
+import { fakeRemote, instance, json } from './helpers.js';
 
 const opened: { close(): unknown }[] = [];
 afterAll(async () => {
@@ -166,3 +170,113 @@ async function waitFor(done: () => boolean, ms = 5_000): Promise<void> {
   while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
   expect(done()).toBe(true);
 }
+
+describe('content lookups with a signal', () => {
+  it("a remote collection's lookup nobody waits for cuts its /content call", async () => {
+    const { transport, sent } = heldTransport();
+    const docs = remoteCollection(transport, 'docs', {
+      views: { text: 'text' },
+      defaultView: 'text',
+    });
+    const scope = new AbortScope();
+    const lookup = docs.view().get('d1', { signal: scope });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.body).toEqual({ collection: 'docs', id: 'd1', view: 'text' });
+    expect(sent[0]!.signal).toBe(scope);
+    scope.abort(gone());
+    await expect(lookup).rejects.toThrow('client left');
+  });
+
+  it("a rerank stage's lookups get the request's signal, and stop with it", async () => {
+    const seen: LookupOptions[] = [];
+    const content: ContentService = {
+      lookup: (_request, options = {}) => {
+        seen.push(options);
+        // Never answers unless cut, as a remote that hangs.
+        return new Promise((_resolve, reject) => {
+          if (options.signal) (options.signal as AbortScope).add(() => reject(gone()));
+        });
+      },
+      open: async () => undefined,
+      close: async () => undefined,
+    };
+    const request = new AbortScope();
+    const fetcher = new ContentFetcher(content, 'docs', { signal: request });
+    const stage = { label: 'rerank', view: 'text', service: { inputKind: 'text' } } as BoundRerank;
+    const passages = fetcher.passages(stage, ['d1', 'd2']);
+    expect(seen).toHaveLength(2);
+    expect(seen.every((options) => options.signal === request)).toBe(true);
+    request.abort(gone());
+    await expect(passages).rejects.toThrow('client left');
+  });
+});
+
+describe('a client that leaves a front during a rerank over a remote collection', () => {
+  it("cuts the front's /content calls to the remote", async () => {
+    let asked = 0;
+    let cut = 0;
+    const remote = await fakeRemote((req, _body, res) => {
+      if (req.url === '/avail') return json(res, 200, { content: ['docs'], search: [], score: [] });
+      if (req.url !== '/content') return json(res, 404, { error: 'not found' });
+      asked++; // never answered: a remote that hangs on its documents
+      res.on('close', () => cut++);
+    });
+    opened.push({ close: () => remote.server.closeAllConnections() });
+    opened.push({ close: () => remote.server.close() });
+    const front = await instance({
+      server_imports: [remote.url],
+      services: [
+        { name: 'const', engine: 'ConstSearch', max_wait_time: 0 },
+        { name: 'overlap', engine: 'OverlapScore', max_wait_time: 0 },
+      ],
+    });
+    opened.push(front.app);
+    const payload = JSON.stringify({
+      pipeline: 'const%3 >> overlap',
+      query: 'q',
+      collection: 'docs',
+    });
+    const { port } = new URL(front.url);
+    const request = httpRequest({
+      host: '127.0.0.1',
+      port,
+      path: '/pipeline',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': payload.length },
+    });
+    request.on('error', () => undefined);
+    request.end(payload);
+    await waitFor(() => asked === 3);
+    request.destroy();
+    await waitFor(() => cut === 3);
+  });
+});
+
+describe('a client that leaves a front while its /content is relayed', () => {
+  it("cuts the front's call to the remote", async () => {
+    let asked = 0;
+    let cut = 0;
+    const remote = await fakeRemote((req, _body, res) => {
+      if (req.url === '/avail') return json(res, 200, { content: ['docs'], search: [] });
+      asked++; // /content, never answered
+      res.on('close', () => cut++);
+    });
+    opened.push({ close: () => remote.server.closeAllConnections() });
+    opened.push({ close: () => remote.server.close() });
+    const front = await instance({ server_imports: [remote.url] });
+    opened.push(front.app);
+    const payload = JSON.stringify({ collection: 'docs', id: 'd1' });
+    const request = httpRequest({
+      host: '127.0.0.1',
+      port: new URL(front.url).port,
+      path: '/content',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': payload.length },
+    });
+    request.on('error', () => undefined);
+    request.end(payload);
+    await waitFor(() => asked === 1);
+    request.destroy();
+    await waitFor(() => cut === 1);
+  });
+});

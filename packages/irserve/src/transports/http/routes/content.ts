@@ -3,6 +3,7 @@ import { z } from '../../../prebundled/zod.js';
 import type { AppCore } from '../../../core/app-core.js';
 import { contentRequestSchema, getContent, getRawContent } from '../../../core/content.js';
 import { badRequest } from '../../../errors.js';
+import { callOptions } from '../call-options.js';
 import type { RouteDoc } from '../openapi/route-doc.js';
 
 const contentDoc: RouteDoc = {
@@ -34,8 +35,9 @@ const rawContentDoc: RouteDoc = {
  * `/`). Errors are thrown as IrserveError and mapped by the server's error handler.
  */
 export function contentRoutes(server: FastifyInstance, core: AppCore): void {
-  server.post('/content', { config: { openapi: contentDoc } }, (request) =>
-    getContent(core, request.body),
+  // The client's leaving cuts a lookup relayed to a remote instance (no one else waits for it).
+  server.post('/content', { config: { openapi: contentDoc } }, (request, reply) =>
+    getContent(core, request.body, { signal: callOptions(request, reply).signal }),
   );
   server.get(
     '/content/:collection/*',
