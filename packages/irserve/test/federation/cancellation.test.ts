@@ -211,18 +211,37 @@ describe('content lookups with a signal', () => {
   });
 });
 
+/** A remote whose `/avail` lists collection `docs` and whose `/content` never answers. */
+async function hangingContentRemote() {
+  const seen = { asked: 0, cut: 0 };
+  const remote = await fakeRemote((req, _body, res) => {
+    if (req.url === '/avail') return json(res, 200, { content: ['docs'], search: [] });
+    seen.asked++;
+    res.on('close', () => seen.cut++);
+  });
+  opened.push({ close: () => remote.server.closeAllConnections() });
+  opened.push({ close: () => remote.server.close() });
+  return { url: remote.url, seen };
+}
+
+/** POSTs `body` to `base` + `path` over a socket; the caller leaves with `destroy()`. */
+function postOverSocket(base: string, path: string, body: unknown) {
+  const payload = JSON.stringify(body);
+  const request = httpRequest({
+    host: '127.0.0.1',
+    port: new URL(base).port,
+    path,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': payload.length },
+  });
+  request.on('error', () => undefined);
+  request.end(payload);
+  return request;
+}
+
 describe('a client that leaves a front during a rerank over a remote collection', () => {
   it("cuts the front's /content calls to the remote", async () => {
-    let asked = 0;
-    let cut = 0;
-    const remote = await fakeRemote((req, _body, res) => {
-      if (req.url === '/avail') return json(res, 200, { content: ['docs'], search: [], score: [] });
-      if (req.url !== '/content') return json(res, 404, { error: 'not found' });
-      asked++; // never answered: a remote that hangs on its documents
-      res.on('close', () => cut++);
-    });
-    opened.push({ close: () => remote.server.closeAllConnections() });
-    opened.push({ close: () => remote.server.close() });
+    const remote = await hangingContentRemote();
     const front = await instance({
       server_imports: [remote.url],
       services: [
@@ -231,52 +250,22 @@ describe('a client that leaves a front during a rerank over a remote collection'
       ],
     });
     opened.push(front.app);
-    const payload = JSON.stringify({
-      pipeline: 'const%3 >> overlap',
-      query: 'q',
-      collection: 'docs',
-    });
-    const { port } = new URL(front.url);
-    const request = httpRequest({
-      host: '127.0.0.1',
-      port,
-      path: '/pipeline',
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': payload.length },
-    });
-    request.on('error', () => undefined);
-    request.end(payload);
-    await waitFor(() => asked === 3);
+    const body = { pipeline: 'const%3 >> overlap', query: 'q', collection: 'docs' };
+    const request = postOverSocket(front.url, '/pipeline', body);
+    await waitFor(() => remote.seen.asked === 3);
     request.destroy();
-    await waitFor(() => cut === 3);
+    await waitFor(() => remote.seen.cut === 3);
   });
 });
 
 describe('a client that leaves a front while its /content is relayed', () => {
   it("cuts the front's call to the remote", async () => {
-    let asked = 0;
-    let cut = 0;
-    const remote = await fakeRemote((req, _body, res) => {
-      if (req.url === '/avail') return json(res, 200, { content: ['docs'], search: [] });
-      asked++; // /content, never answered
-      res.on('close', () => cut++);
-    });
-    opened.push({ close: () => remote.server.closeAllConnections() });
-    opened.push({ close: () => remote.server.close() });
+    const remote = await hangingContentRemote();
     const front = await instance({ server_imports: [remote.url] });
     opened.push(front.app);
-    const payload = JSON.stringify({ collection: 'docs', id: 'd1' });
-    const request = httpRequest({
-      host: '127.0.0.1',
-      port: new URL(front.url).port,
-      path: '/content',
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': payload.length },
-    });
-    request.on('error', () => undefined);
-    request.end(payload);
-    await waitFor(() => asked === 1);
+    const request = postOverSocket(front.url, '/content', { collection: 'docs', id: 'd1' });
+    await waitFor(() => remote.seen.asked === 1);
     request.destroy();
-    await waitFor(() => cut === 1);
+    await waitFor(() => remote.seen.cut === 1);
   });
 });
