@@ -84,7 +84,8 @@ export class CollectionContentService implements ContentService {
 
   /**
    * The document `request` names. `options.signal` reaches the view (a remote one cuts its call);
-   * a lookup shared with other requests in the cache's single flight goes on for them.
+   * when a lookup shared in the cache's single flight is cut, the requests still waiting for it
+   * make it again.
    */
   async lookup(request: ContentRequest, options?: LookupOptions): Promise<ContentResult> {
     const collection = this.#catalog.get(request.collection);
