@@ -244,10 +244,8 @@ function registerRoutes(
   options: HttpOptions,
   observe: RequestObserver | undefined,
 ): void {
-  if (options.metrics) {
-    recordRequests(server, observe!);
-    if (options.metrics.route) metricsRoute(server, options.metrics.metrics);
-  }
+  if (observe) recordRequests(server, observe);
+  if (options.metrics?.route) metricsRoute(server, options.metrics.metrics);
   if (options.playground ?? true) uiRoutes(server);
   coreRoutes(server, core, options.availExtras ?? (() => ({})));
   contentRoutes(server, core);
