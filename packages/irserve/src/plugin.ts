@@ -27,7 +27,12 @@ export type {
   SparseVector as IndexedSparseVector,
 } from './engines/contract.js';
 export { BaseEngine } from './engines/contract.js';
-export { batchAborted, batchAbortReason, onBatchAbort } from './engines/batch-abort.js';
+export {
+  batchAborted,
+  batchAbortReason,
+  onBatchAbort,
+  type AbortOptions,
+} from './engines/batch-abort.js';
 export type {
   BytesDocument,
   Collection,

@@ -3,11 +3,20 @@
  * a document of an index), so pipelines can rerank what the back-end found and `/content`
  * serves it, without a copy of the corpus on the irserve machine.
  */
-import { IrserveError, type Collection, type TextDocument, type TextView } from 'irserve/plugin';
+import {
+  IrserveError,
+  type Collection,
+  type LookupOptions,
+  type TextDocument,
+  type TextView,
+} from 'irserve/plugin';
 
 export interface DocumentSource {
-  /** The document with this id, or undefined when the back-end has none. */
-  get(id: string): Promise<TextDocument | undefined>;
+  /**
+   * The document with this id, or undefined when the back-end has none; the back-end's call is
+   * cut once `options.signal` aborts (nobody waits for the document any more).
+   */
+  get(id: string, options?: LookupOptions): Promise<TextDocument | undefined>;
   /** Changes when the back-end's data changes, as far as the engine can tell. */
   fingerprint: string;
 }
@@ -24,7 +33,7 @@ export function backendCollection(name: string, source: DocumentSource): Collect
     open: async () => undefined,
     close: async () => undefined,
     has: async (id) => (await source.get(id)) !== undefined,
-    get: (id) => source.get(id),
+    get: (id, options) => source.get(id, options),
     fingerprint: async () => source.fingerprint,
   };
   return {

@@ -8,6 +8,7 @@
 import pg from 'pg';
 import {
   badRequest,
+  type AbortOptions,
   type BatchOptions,
   type Collection,
   type EngineInit,
@@ -68,9 +69,10 @@ export class Postgres extends BackendEngine<pg.Pool> {
     return [
       backendCollection(name, {
         fingerprint: `postgres:${postgresAddress(this.settings)}/${this.settings.table}`,
-        get: async (id) => {
+        get: async (id, options) => {
           const { rows } = await this.#query<{ text: string | null; title?: string | null }>(
             sql.documentById(this.settings, id),
+            options,
           );
           const row = rows[0];
           if (row === undefined) return undefined;
@@ -133,12 +135,12 @@ export class Postgres extends BackendEngine<pg.Pool> {
 
   /**
    * One statement on the pool, retried on a broken connection; failures become ERR_UPSTREAM.
-   * With a batch's `options`, the statement is cancelled on the server once nobody waits for
-   * the batch (QueryCanceller).
+   * With a batch's (or a lookup's) `options`, the statement is cancelled on the server once
+   * nobody waits for its answer (QueryCanceller).
    */
   #query<Row extends object = { id: string; score: number }>(
     statement: sql.Statement,
-    options?: BatchOptions,
+    options?: AbortOptions,
     vectorSettings = false,
   ): Promise<pg.QueryResult<Row>> {
     const knobs = this.settings.ef_search !== undefined || this.settings.probes !== undefined;

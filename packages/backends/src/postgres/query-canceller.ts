@@ -6,7 +6,7 @@
  * dead work keeps the database slow.
  */
 import pg from 'pg';
-import { batchAborted, batchAbortReason, onBatchAbort, type BatchOptions } from 'irserve/plugin';
+import { batchAborted, batchAbortReason, onBatchAbort, type AbortOptions } from 'irserve/plugin';
 
 export class QueryCanceller {
   readonly #config: pg.PoolConfig;
@@ -30,7 +30,7 @@ export class QueryCanceller {
    */
   async withClient<T>(
     pool: pg.Pool,
-    options: BatchOptions | undefined,
+    options: AbortOptions | undefined,
     run: (client: pg.PoolClient) => Promise<T>,
   ): Promise<T> {
     const client = await pool.connect();

@@ -5,7 +5,7 @@
  */
 import { Client as ElasticClient } from '@elastic/elasticsearch';
 import { Client as OpenSearchClient } from '@opensearch-project/opensearch';
-import { IrserveError, onBatchAbort, type BatchOptions } from 'irserve/plugin';
+import { IrserveError, onBatchAbort, type AbortOptions } from 'irserve/plugin';
 import type { ClusterConfig } from './config.js';
 import type { Flavor } from './query-body.js';
 
@@ -32,10 +32,14 @@ export interface ClusterClient {
   msearch(
     index: string,
     bodies: Record<string, unknown>[],
-    options?: BatchOptions,
+    options?: AbortOptions,
   ): Promise<Hit[][]>;
-  /** A document's `_source` by `_id`, or undefined when the index has none. */
-  getSource(index: string, id: string): Promise<Record<string, unknown> | undefined>;
+  /** A document's `_source` by `_id`, or undefined when the index has none; cut like `msearch`. */
+  getSource(
+    index: string,
+    id: string,
+    options?: AbortOptions,
+  ): Promise<Record<string, unknown> | undefined>;
   close(): Promise<void>;
 }
 
@@ -46,6 +50,24 @@ export interface Credentials {
 }
 
 /** Client options both clients accept: nodes, auth, request timeout, retries on dead nodes. */
+/**
+ * Runs an Elasticsearch client call that is cut (its HTTP request closed) once nobody waits for
+ * it. An AbortController of our own, not the caller's signal: aborted with that signal's reason
+ * the client reports a connection error, which would list the service as down.
+ */
+async function cutOnAbort<T>(
+  options: AbortOptions | undefined,
+  call: (transport: { signal: AbortSignal } | undefined) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  const stopListening = onBatchAbort(options, () => controller.abort());
+  try {
+    return await call(stopListening === undefined ? undefined : { signal: controller.signal });
+  } finally {
+    stopListening?.();
+  }
+}
+
 function commonOptions(config: ClusterConfig, credentials: Credentials) {
   const auth =
     credentials.apiKey !== undefined
@@ -118,15 +140,19 @@ function openSearchClient(config: ClusterConfig, credentials: Credentials): Clus
         stopListening?.();
       }
     },
-    async getSource(index, id) {
+    async getSource(index, id, options) {
+      const request = client.get({ index, id });
+      const stopListening = onBatchAbort(options, () => request.abort());
       try {
-        const { body } = await client.get({ index, id });
+        const { body } = await request;
         return (body as { found?: boolean; _source?: Record<string, unknown> }).found
           ? ((body as { _source?: Record<string, unknown> })._source ?? {})
           : undefined;
       } catch (error) {
         if (isNotFound(error)) return undefined;
         throw error;
+      } finally {
+        stopListening?.();
       }
     },
     close: () => client.close(),
@@ -144,21 +170,16 @@ function elasticClient(config: ClusterConfig, credentials: Credentials): Cluster
         throw new Error(`index "${index}" does not exist`);
     },
     async msearch(index, bodies, options) {
-      // An AbortController of our own, not the batch's signal: aborted with that signal's reason
-      // the client reports a connection error, which would list the service as down.
-      const controller = new AbortController();
-      const stopListening = onBatchAbort(options, () => controller.abort());
-      const answer = await client
-        .msearch(
-          { index, searches: bodies.flatMap((b) => [{}, b]) },
-          stopListening === undefined ? undefined : { signal: controller.signal },
-        )
-        .finally(() => stopListening?.());
+      const answer = await cutOnAbort(options, (transport) =>
+        client.msearch({ index, searches: bodies.flatMap((b) => [{}, b]) }, transport),
+      );
       return ((answer as unknown as { responses: SearchAnswer[] }).responses ?? []).map(hitsOf);
     },
-    async getSource(index, id) {
+    async getSource(index, id, options) {
       try {
-        const answer = (await client.get({ index, id })) as {
+        const answer = (await cutOnAbort(options, (transport) =>
+          client.get({ index, id }, transport),
+        )) as {
           found?: boolean;
           _source?: Record<string, unknown>;
         };

@@ -10,6 +10,7 @@ import {
   type BatchOptions,
   type Collection,
   type EngineInit,
+  type LookupOptions,
   type ScoreRequest,
   type Scores,
   type SearchRequest,
@@ -62,8 +63,8 @@ abstract class SearchCluster extends BackendEngine<ClusterClient> {
     return [
       backendCollection(name, {
         fingerprint: `${this.flavor}:${String(this.settings.node)}/${this.settings.index}`,
-        get: async (id) => {
-          const source = await this.#source(id);
+        get: async (id, options) => {
+          const source = await this.#source(id, options);
           if (source === undefined) return undefined;
           const title =
             this.settings.title_field === undefined ? undefined : source[this.settings.title_field];
@@ -137,11 +138,11 @@ abstract class SearchCluster extends BackendEngine<ClusterClient> {
     return scores;
   }
 
-  async #source(id: string): Promise<Record<string, unknown> | undefined> {
+  async #source(id: string, options?: LookupOptions): Promise<Record<string, unknown> | undefined> {
     if (this.settings.id_field === undefined)
-      return this.call((client) => client.getSource(this.settings.index, id));
+      return this.call((client) => client.getSource(this.settings.index, id, options));
     const [hits] = await this.call((client) =>
-      client.msearch(this.settings.index, [byIdFieldBody(this.settings, id)]),
+      client.msearch(this.settings.index, [byIdFieldBody(this.settings, id)], options),
     );
     return hits?.[0]?._source;
   }

@@ -22,6 +22,8 @@ export interface FakeCluster {
   delayMs: number;
   /** Requests whose client closed the connection before the answer (a cluster cancels them). */
   cut: number;
+  /** Requests held by `delayMs` at this moment. */
+  waiting: number;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function startFakeCluster(
     bodies: [],
     delayMs: 0,
     cut: 0,
+    waiting: 0,
     close: async () => undefined,
   };
   const server: Server = createServer((request, response) => {
@@ -71,7 +74,11 @@ export async function startFakeCluster(
     response.on('close', () => {
       if (!response.writableFinished) state.cut++;
     });
-    if (state.delayMs > 0) await new Promise((r) => setTimeout(r, state.delayMs));
+    if (state.delayMs > 0) {
+      state.waiting++;
+      await new Promise((r) => setTimeout(r, state.delayMs));
+      state.waiting--;
+    }
     if (auth) {
       const expected = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
       if (request.headers.authorization !== expected)

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from 'irserve';
-import { backendApp, health, post, unavailable } from '../helpers/app.js';
+import { backendApp, health, post, postOverSocket, unavailable } from '../helpers/app.js';
 import { DOCS, literal } from '../helpers/corpus.js';
 import { PostgresServer, postgresAvailable } from '../helpers/postgres-server.js';
 import { freePort, waitFor } from '../helpers/ports.js';
@@ -64,6 +64,7 @@ describe.skipIf(!available)('Postgres engine, full-text, on PostgreSQL', () => {
               timeout: 30,
               pool_size: 1,
               retries: 0,
+              collection: 'slowpg',
             },
           },
         ],
@@ -225,6 +226,21 @@ describe.skipIf(!available)('Postgres engine, full-text, on PostgreSQL', () => {
     await waitFor(async () => running() === 1, 1_000);
     expect((await next).status).toBe(504);
     await waitFor(async () => running() === 0, 1_000);
+  });
+
+  it("cancels a content lookup's statement once its client leaves", async () => {
+    const lookups = () =>
+      Number(
+        server.psql(
+          `SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%slow_docs%' AND pid <> pg_backend_pid()`,
+        ),
+      );
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const request = postOverSocket(url, '/content', { collection: 'slowpg', id: 'd1' });
+    await waitFor(async () => lookups() === 1, 2_000);
+    request.destroy();
+    // Without the cut the statement would hold the pool's one connection for its 3 s.
+    await waitFor(async () => lookups() === 0, 1_000);
   });
 
   it('reports the back-end in /health', async () => {

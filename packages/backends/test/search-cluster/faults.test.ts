@@ -4,7 +4,7 @@
  * comes back without a restart, and credentials never reach a log line or an error body.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { backendApp, health, post } from '../helpers/app.js';
+import { backendApp, health, post, postOverSocket } from '../helpers/app.js';
 import { startFakeCluster, type FakeCluster } from '../helpers/fake-cluster.js';
 import { freePort, waitFor } from '../helpers/ports.js';
 
@@ -87,6 +87,48 @@ describe('search cluster faults', () => {
       // A cut of irserve's own making leaves the service listed: the next search answers.
       const next = await post(app, '/search', { service: 'patient', query: 'thrust' });
       expect(next.status).toBe(200);
+    },
+  );
+
+  it.each([
+    ['opensearch', '_id'],
+    ['elasticsearch', '_id'],
+    ['opensearch', 'key'],
+  ] as const)(
+    'cuts the %s document lookup (by %s) of a client that leaves /content',
+    async (flavor, idField) => {
+      const cluster = await startFakeCluster(flavor);
+      cleanups.push(() => cluster.close());
+      await withIndex(cluster);
+      const { app } = await backendApp({
+        services: [
+          {
+            name: 'patient',
+            engine: flavor === 'opensearch' ? 'OpenSearch' : 'Elasticsearch',
+            config: {
+              node: cluster.url,
+              index: 'docs',
+              timeout: 30,
+              retries: 0,
+              collection: 'cluster-docs',
+              ...(idField === '_id' ? {} : { id_field: idField }),
+            },
+          },
+        ],
+      });
+      cleanups.push(() => app.close());
+      cluster.delayMs = 3000;
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      const request = postOverSocket(url, '/content', { collection: 'cluster-docs', id: 'd1' });
+      await waitFor(() => cluster.waiting === 1, 2_000);
+      request.destroy();
+      await waitFor(() => cluster.cut === 1, 1_000);
+      // The cut leaves the service up: the next lookup reaches the cluster and gets its answer
+      // (by `key`, a field the indexed document lacks: not found).
+      cluster.delayMs = 0;
+      const next = await post(app, '/content', { collection: 'cluster-docs', id: 'd1' });
+      if (idField === '_id') expect(next.body).toMatchObject({ id: 'd1', text: 'jet thrust' });
+      else expect(next.body.code).toBe('ERR_DOC_NOT_FOUND');
     },
   );
 

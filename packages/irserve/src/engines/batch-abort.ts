@@ -12,8 +12,14 @@ export const BATCH_ABORT = Symbol('irserve.batchAbort');
 
 type WithAbort = BatchOptions & { [BATCH_ABORT]?: Abortable };
 
+/**
+ * What the helpers read: a batch's options, or any options whose `signal` may be irserve's
+ * scope (a collection view's `LookupOptions`), so a back-end cuts a lookup the same way.
+ */
+export type AbortOptions = BatchOptions | { readonly signal?: Abortable | undefined };
+
 /** The batch's abort: irserve's scope when the options are irserve's, else their signal. */
-function abortOf(options: BatchOptions | undefined): Abortable | undefined {
+function abortOf(options: AbortOptions | undefined): Abortable | undefined {
   if (options === undefined) return undefined;
   return (options as WithAbort)[BATCH_ABORT] ?? options.signal;
 }
@@ -28,7 +34,7 @@ function abortOf(options: BatchOptions | undefined): Abortable | undefined {
  * try { return await query(); } finally { stop?.(); }
  */
 export function onBatchAbort(
-  options: BatchOptions | undefined,
+  options: AbortOptions | undefined,
   listener: () => void,
 ): (() => void) | undefined {
   const abort = abortOf(options);
@@ -36,12 +42,12 @@ export function onBatchAbort(
 }
 
 /** Whether nobody waits for the batch any more. */
-export function batchAborted(options: BatchOptions | undefined): boolean {
+export function batchAborted(options: AbortOptions | undefined): boolean {
   return abortOf(options)?.aborted ?? false;
 }
 
 /** Why the batch was abandoned (an Error), once `batchAborted` says it was. */
-export function batchAbortReason(options: BatchOptions | undefined): Error {
+export function batchAbortReason(options: AbortOptions | undefined): Error {
   const abort = abortOf(options);
   return abort === undefined ? new Error('aborted') : reasonOf(abort);
 }
