@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { pino } from './prebundled/pino.js';
 import { assemble, type AssembleOptions, type Assembled } from './app/assemble.js';
+import { chosenCacheDir } from './app/cache-dir.js';
 import { closeAssembled, startAssembled, type SideServers } from './app/lifecycle-steps.js';
 import type { IrserveConfig } from './config/schema.js';
 import { validateConfig } from './config/load.js';
@@ -16,7 +17,11 @@ import { drainingClose } from './transports/http/close-http.js';
 export interface AppOptions {
   /** Logger to use; default: pino at `info` to stdout. */
   logger?: Logger;
-  /** Directory for indexes and sidecars; default: `cache_dir` of the config, else `.irserve-cache` beside it. */
+  /**
+   * Directory for indexes and sidecars; default: `cache_dir` of the config, else `.irserve-cache`
+   * beside it, or the user's cache (`$XDG_CACHE_HOME/irserve/apps/...`) when the config's
+   * directory is read-only.
+   */
   cacheDir?: string;
   /** Directory that relative paths in the config resolve against; default: the working directory. */
   configDir?: string;
@@ -76,7 +81,7 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
   const addresses: App['addresses'] = {};
   const parts = await assemble(
     config,
-    assembleOptions(config, options, { configDir, logger, servers, metrics, metricsPort }),
+    await assembleOptions(config, options, { configDir, logger, servers, metrics, metricsPort }),
   );
   const closeHttp = drainingClose(parts.http);
   const listening: Listening = {
@@ -116,21 +121,25 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
 }
 
 /** What `assemble` gets: the app's options with their defaults applied. */
-function assembleOptions(
+async function assembleOptions(
   config: IrserveConfig,
   options: AppOptions,
   app: Pick<Listening, 'logger' | 'servers' | 'metrics' | 'metricsPort'> & { configDir: string },
-): AssembleOptions {
+): Promise<AssembleOptions> {
   const { configDir, servers, metrics } = app;
+  const env = options.env ?? process.env;
   return {
     logger: app.logger,
     configDir,
-    cacheDir: resolve(configDir, options.cacheDir ?? config.cache_dir ?? '.irserve-cache'),
+    cacheDir: await chosenCacheDir(configDir, options.cacheDir ?? config.cache_dir, {
+      env,
+      logger: app.logger,
+    }),
     interactive: options.interactive ?? Boolean(process.stderr.isTTY),
     engines: options.engines ?? [],
     extras: options.extras ?? true,
     apiKey: options.apiKey,
-    env: options.env ?? process.env,
+    env,
     // `/avail` advertises the gRPC port once the gRPC server is bound.
     availExtras: () => (servers.grpc ? { grpc_port: servers.grpc.port } : {}),
     metrics: metrics && { metrics, route: app.metricsPort === undefined },

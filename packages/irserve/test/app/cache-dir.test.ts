@@ -1,0 +1,53 @@
+/**
+ * Where an app keeps its indexes: a named `cache_dir` as given, `.irserve-cache` beside the
+ * config when that can be written, and the user's cache when the config is mounted read-only
+ * (a ConfigMap, a `:ro` volume). The check creates nothing.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { appCacheDir } from '../../src/app/cache-dir.js';
+import { hash16 } from '../../src/collections/sidecar.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+async function configDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'irserve-cachedir-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('appCacheDir', () => {
+  it('keeps a named directory as it is, relative to the config', async () => {
+    const dir = await configDir();
+    const never = async () => false;
+    expect(await appCacheDir(dir, 'idx', {}, never)).toEqual({ dir: join(dir, 'idx') });
+    expect(await appCacheDir(dir, '/data/idx', {}, never)).toEqual({ dir: '/data/idx' });
+  });
+
+  it('uses .irserve-cache beside a writable config, without creating it', async () => {
+    const dir = await configDir();
+    expect(await appCacheDir(dir, undefined, {})).toEqual({ dir: join(dir, '.irserve-cache') });
+    expect(existsSync(join(dir, '.irserve-cache'))).toBe(false);
+  });
+
+  it('looks up through folders that do not exist yet', async () => {
+    const dir = join(await configDir(), 'not', 'yet');
+    expect((await appCacheDir(dir, undefined, {})).fallbackFrom).toBeUndefined();
+  });
+
+  it("falls back to the user's cache when the config's folder is read-only", async () => {
+    const dir = await configDir();
+    const env = { XDG_CACHE_HOME: join(dir, 'xdg') };
+    const readOnly = async (path: string) => !path.startsWith(dir);
+    expect(await appCacheDir(dir, undefined, env, readOnly)).toEqual({
+      dir: join(dir, 'xdg', 'irserve', 'apps', hash16(dir)),
+      fallbackFrom: join(dir, '.irserve-cache'),
+    });
+  });
+});
