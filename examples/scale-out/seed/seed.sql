@@ -1,5 +1,6 @@
 -- The example's back-end table: the same six documents, with a stored, indexed tsvector.
-CREATE EXTENSION IF NOT EXISTS vector;
+-- (The compose file's image has pgvector too: `CREATE EXTENSION vector;` and a vector column
+-- for a kNN service, see docs/backends.md.)
 CREATE TABLE IF NOT EXISTS docs (
   id text PRIMARY KEY,
   title text,

@@ -71,8 +71,8 @@ export class PostgresServer {
     await untilReady(child, 'postgres', /ready to accept connections/, 30_000);
   }
 
-  /** Runs SQL through psql over the Unix socket (trusted locally). */
-  psql(sqlText: string): string {
+  /** Runs SQL through psql over the Unix socket (trusted locally), in `database`. */
+  psql(sqlText: string, database = 'postgres'): string {
     const result = spawnSync(
       'psql',
       [
@@ -83,7 +83,7 @@ export class PostgresServer {
         '-U',
         this.user,
         '-d',
-        'postgres',
+        database,
         '-v',
         'ON_ERROR_STOP=1',
         '-At',
