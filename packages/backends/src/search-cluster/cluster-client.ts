@@ -49,7 +49,6 @@ export interface Credentials {
   apiKey?: string | undefined;
 }
 
-/** Client options both clients accept: nodes, auth, request timeout, retries on dead nodes. */
 /**
  * Runs an Elasticsearch client call that is cut (its HTTP request closed) once nobody waits for
  * it. An AbortController of our own, not the caller's signal: aborted with that signal's reason
@@ -68,6 +67,7 @@ async function cutOnAbort<T>(
   }
 }
 
+/** Client options both clients accept: nodes, auth, request timeout, retries on dead nodes. */
 function commonOptions(config: ClusterConfig, credentials: Credentials) {
   const auth =
     credentials.apiKey !== undefined

@@ -53,7 +53,7 @@ export async function chosenCacheDir(
   if (cache.fallbackFrom !== undefined)
     context.logger.info(
       { cache_dir: cache.dir, not_writable: cache.fallbackFrom },
-      'the config directory is read-only: indexes are kept in the user cache (set cache_dir to choose)',
+      'the config directory is not writable: indexes are kept in the user cache (set cache_dir to choose)',
     );
   return cache.dir;
 }
