@@ -43,17 +43,27 @@ export async function appCacheDir(
   };
 }
 
-/** `appCacheDir`'s directory, with a log line when the user's cache stands in for the default. */
+/**
+ * `appCacheDir`'s directory, with a log line when the user's cache stands in for the default, and
+ * a warning when a named one cannot be written (an engine that builds an index there will fail,
+ * and a read-only mount makes Node's error say ENOENT).
+ */
 export async function chosenCacheDir(
   configDir: string,
   named: string | undefined,
-  context: { env: NodeJS.ProcessEnv; logger: Logger },
+  context: { env: NodeJS.ProcessEnv; logger: Logger; canWrite?: CanWrite },
 ): Promise<string> {
-  const cache = await appCacheDir(configDir, named, context.env);
+  const canWrite = context.canWrite ?? nearestCanWrite;
+  const cache = await appCacheDir(configDir, named, context.env, canWrite);
   if (cache.fallbackFrom !== undefined)
     context.logger.info(
       { cache_dir: cache.dir, not_writable: cache.fallbackFrom },
       'the config directory is not writable: indexes are kept in the user cache (set cache_dir to choose)',
+    );
+  else if (named !== undefined && !(await canWrite(cache.dir)))
+    context.logger.warn(
+      { cache_dir: cache.dir },
+      'cache_dir is not writable: engines that build an index there will fail to start',
     );
   return cache.dir;
 }

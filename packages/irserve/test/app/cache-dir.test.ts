@@ -7,8 +7,9 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appCacheDir } from '../../src/app/cache-dir.js';
+import { appCacheDir, chosenCacheDir } from '../../src/app/cache-dir.js';
 import { hash16 } from '../../src/collections/sidecar.js';
 
 const dirs: string[] = [];
@@ -49,5 +50,43 @@ describe('appCacheDir', () => {
       dir: join(dir, 'xdg', 'irserve', 'apps', hash16(dir)),
       fallbackFrom: join(dir, '.irserve-cache'),
     });
+  });
+});
+
+describe('chosenCacheDir', () => {
+  /** A logger that keeps its lines. */
+  function recording() {
+    const lines: { level: number; msg: string }[] = [];
+    const logger = pino(
+      { level: 'info' },
+      { write: (line: string) => lines.push(JSON.parse(line)) },
+    );
+    return { logger, lines };
+  }
+
+  it('says where indexes go when the default is not writable', async () => {
+    const dir = await configDir();
+    const { logger, lines } = recording();
+    const readOnly = async (path: string) => !path.startsWith(dir);
+    const chosen = await chosenCacheDir(dir, undefined, { env: {}, logger, canWrite: readOnly });
+    expect(chosen).toContain(join('irserve', 'apps', hash16(dir)));
+    expect(lines).toMatchObject([
+      { level: 30, cache_dir: chosen, not_writable: join(dir, '.irserve-cache') },
+    ]);
+  });
+
+  it('warns about a named cache_dir it cannot write, and keeps it', async () => {
+    const dir = await configDir();
+    const { logger, lines } = recording();
+    const never = async () => false;
+    const chosen = await chosenCacheDir(dir, 'idx', { env: {}, logger, canWrite: never });
+    expect(chosen).toBe(join(dir, 'idx'));
+    expect(lines).toMatchObject([{ level: 40, cache_dir: join(dir, 'idx') }]);
+  });
+
+  it('says nothing when the directory can be written', async () => {
+    const { logger, lines } = recording();
+    await chosenCacheDir(await configDir(), undefined, { env: {}, logger });
+    expect(lines).toEqual([]);
   });
 });
