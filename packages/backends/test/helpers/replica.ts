@@ -54,11 +54,6 @@ export class Replica {
     return replica;
   }
 
-  /** Everything the replica printed (its log lines). */
-  get output(): string {
-    return this.#output;
-  }
-
   /** Sends `signal` (a deployment's stop is SIGTERM); resolves with the exit code. */
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
     if (this.#child.exitCode === null) this.#child.kill(signal);
