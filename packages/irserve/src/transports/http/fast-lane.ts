@@ -25,6 +25,7 @@ import { REQUEST_ID_HEADER, acceptRequestId } from '../../core/request-id.js';
 import type { CallOptions } from '../../registry/types.js';
 import { rawCallOptions } from './call-options.js';
 import { errorAnswer } from './errors.js';
+import { logAnsweredRequest } from './request-log.js';
 import type { RequestObserver } from './request-metrics.js';
 
 export interface FastLaneOptions {
@@ -219,10 +220,12 @@ function done(
 ): void {
   const ms = performance.now() - started;
   options.observe?.(request.url!, body, undefined, status, ms / 1000);
-  if (options.logRequests) {
-    options.logger.info(
-      { reqId: id, method: request.method, url: request.url, status, ms: Number(ms.toFixed(2)) },
-      'request',
-    );
-  }
+  if (options.logRequests)
+    logAnsweredRequest(options.logger, {
+      reqId: id,
+      method: request.method,
+      url: request.url,
+      status,
+      ms,
+    });
 }

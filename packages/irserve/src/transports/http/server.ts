@@ -21,6 +21,7 @@ import { metricsRoute } from './routes/metrics.js';
 import { uiRoutes } from './routes/ui.js';
 import { recordRequests, requestObserver, type RequestObserver } from './request-metrics.js';
 import { openFastLane } from './fast-lane.js';
+import { logAnsweredRequest } from './request-log.js';
 import type { AppMetrics } from '../../metrics/prometheus.js';
 import { openApiRoute } from './routes/openapi.js';
 import { OpenApiBuilder } from './openapi/document.js';
@@ -197,16 +198,13 @@ function stampRequestIdAndRefuseWhileClosing(
 /** One info line per answered request. */
 function logEachRequest(server: FastifyInstance): void {
   server.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      {
-        reqId: request.id,
-        method: request.method,
-        url: request.url,
-        status: reply.statusCode,
-        ms: Number(reply.elapsedTime.toFixed(2)),
-      },
-      'request',
-    );
+    logAnsweredRequest(request.log, {
+      reqId: request.id,
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: reply.elapsedTime,
+    });
     done();
   });
 }
