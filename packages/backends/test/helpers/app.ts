@@ -1,4 +1,3 @@
-import { request as httpRequest, type ClientRequest } from 'node:http';
 import { Writable } from 'node:stream';
 import { createApp, type App } from 'irserve';
 import { pino } from 'pino';
@@ -52,27 +51,4 @@ export async function health(app: App, service?: string) {
 export async function unavailable(app: App): Promise<string[]> {
   const response = await app.http.inject({ method: 'GET', url: '/avail' });
   return response.json<{ unavailable: string[] }>().unavailable;
-}
-
-/**
- * POSTs `body` to `base` + `path` over a socket; the caller leaves with `destroy()`, as a client
- * that gives up does.
- *
- * @example
- * const request = postOverSocket(await app.listen({ port: 0, host: '127.0.0.1' }), '/content', body);
- * request.destroy();
- */
-export function postOverSocket(base: string, path: string, body: unknown): ClientRequest {
-  const url = new URL(base);
-  const payload = JSON.stringify(body);
-  const request = httpRequest({
-    host: url.hostname,
-    port: url.port,
-    path,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-  });
-  request.on('error', () => undefined);
-  request.end(payload);
-  return request;
 }

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from 'irserve';
-import { backendApp, health, post, postOverSocket, unavailable } from '../helpers/app.js';
+import { postOverSocket } from '../../../irserve/test/helpers/post-over-socket.js';
+import { backendApp, health, post, unavailable } from '../helpers/app.js';
 import { DOCS, literal } from '../helpers/corpus.js';
 import { PostgresServer, postgresAvailable } from '../helpers/postgres-server.js';
 import { freePort, waitFor } from '../helpers/ports.js';

@@ -4,7 +4,8 @@
  * comes back without a restart, and credentials never reach a log line or an error body.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { backendApp, health, post, postOverSocket } from '../helpers/app.js';
+import { postOverSocket } from '../../../irserve/test/helpers/post-over-socket.js';
+import { backendApp, health, post } from '../helpers/app.js';
 import { startFakeCluster, type FakeCluster } from '../helpers/fake-cluster.js';
 import { freePort, waitFor } from '../helpers/ports.js';
 

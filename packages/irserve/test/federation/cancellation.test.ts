@@ -18,6 +18,7 @@ import { AbortScope } from '../../src/util/abort-scope.js';
 import { PoliteSlowSearch } from '../faults/fault-engines.js';
 import { grpcInstance, type GrpcInstance } from '../grpc/helpers.js';
 import { quietLogger } from '../helpers/logger.js';
+import { postOverSocket } from '../helpers/post-over-socket.js';
 import { fakeRemote, instance, json } from './helpers.js';
 
 const opened: { close(): unknown }[] = [];
@@ -222,21 +223,6 @@ async function hangingContentRemote() {
   opened.push({ close: () => remote.server.closeAllConnections() });
   opened.push({ close: () => remote.server.close() });
   return { url: remote.url, seen };
-}
-
-/** POSTs `body` to `base` + `path` over a socket; the caller leaves with `destroy()`. */
-function postOverSocket(base: string, path: string, body: unknown) {
-  const payload = JSON.stringify(body);
-  const request = httpRequest({
-    host: '127.0.0.1',
-    port: new URL(base).port,
-    path,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'content-length': payload.length },
-  });
-  request.on('error', () => undefined);
-  request.end(payload);
-  return request;
 }
 
 describe('a client that leaves a front during a rerank over a remote collection', () => {
