@@ -16,10 +16,22 @@ export function maxP(
   const ranking: Scores = Object.create(null) as Scores;
   let kept = 0;
   for (let i = 0; i < hits.ids.length && kept < limit; i++) {
-    const documentId = index.documentIds.at(index.passageDocs[hits.ids[i]!]!)!;
+    const documentId = documentOf(index, hits.ids[i]!);
     if (documentId in ranking) continue;
     ranking[documentId] = hits.scores[i]!;
     kept++;
   }
   return ranking;
+}
+
+/** The id of the document of `passage`; an error (never `undefined`) past the index's bounds. */
+function documentOf(
+  index: Pick<SparseIndexData, 'documentIds' | 'passageDocs'>,
+  passage: number,
+): string {
+  const doc = index.passageDocs[passage];
+  const id = doc === undefined ? undefined : index.documentIds.at(doc);
+  if (id === undefined)
+    throw new Error(`passage ${passage} has no document in the index (a damaged index)`);
+  return id;
 }

@@ -24,6 +24,8 @@ export function checkHeadShape(head: SparseIndexHead, m: SparseManifest, dir: st
   expect('inverted.offsets', head.invertedOffsets.length, m.vocabularySize + 1);
   expect('last inverted offset', head.invertedOffsets[m.vocabularySize]!, m.postings);
   expect('passage-docs', head.passageDocs.length, m.passages);
+  expect('document-ids', head.documentIds.length, m.documents);
+  checkValues(head, m, dir);
   const impactBytes = m.impactType === 'f32' ? 4 : 2;
   expect('inverted.passages', m.files['inverted.passages.u32']!.bytes / 4, m.postings);
   expect(
@@ -31,6 +33,24 @@ export function checkHeadShape(head: SparseIndexHead, m: SparseManifest, dir: st
     m.files[`inverted.impacts.${m.impactType}`]!.bytes / impactBytes,
     m.postings,
   );
+}
+
+/**
+ * What the search reads from the head without looking: the list bounds ascend (a list read from
+ * the files has a length of at least 0) and every passage's document exists (an id is never
+ * `undefined`). The checksums vouch for the bytes; this, for the builder that wrote them.
+ */
+function checkValues(head: SparseIndexHead, m: SparseManifest, dir: string): void {
+  const offsets = head.invertedOffsets;
+  for (let t = 0; t < m.vocabularySize; t++)
+    if (offsets[t]! > offsets[t + 1]!)
+      throw new Error(`${dir}: inverted.offsets descend at term ${t} (a damaged index)`);
+  const docs = head.passageDocs;
+  for (let p = 0; p < docs.length; p++)
+    if (docs[p]! >= m.documents)
+      throw new Error(
+        `${dir}: passage-docs gives passage ${p} the document ${docs[p]}, past the ${m.documents} documents (a damaged index)`,
+      );
 }
 
 /**

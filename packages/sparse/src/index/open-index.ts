@@ -2,7 +2,8 @@
  * Opens a sparse index directory in two steps. First the head: the manifest is checked (format,
  * version), every data file against its size, and what a search needs besides the posting
  * lists (the list offsets, the passage-to-document map, the terms and the document ids, a few MB
- * at a million passages) is read, so a truncated or foreign index is a clear error at once.
+ * at a million passages) is read and checked against its CRC-32, so a truncated, foreign or
+ * damaged head is a clear error at once and nothing read from it is unverified.
  * Then the rest loads a slice at a time, each file checked against its CRC-32 as it is read,
  * while the caller may already answer from the files (`FilePostings`): on a million passages
  * the lists are 1.5-2.5 GB, seconds of page faults on a VM that the service need not wait for.
@@ -87,8 +88,10 @@ export async function startOpeningSparseIndex(
     passages: manifest.passages,
     blockSize: manifest.blockSize,
   };
+  // Before anything reads the head: a damaged passage-to-document map would give wrong ids.
+  await verifyChecksums(dir, headFiles, true, options);
   checkHeadShape(head, manifest, dir);
-  const loaded = loadRest(dir, manifest, { head, arrays: headArrays, files: headFiles }, options);
+  const loaded = loadRest(dir, manifest, { head, arrays: headArrays }, options);
   loaded.catch(() => undefined); // whoever opened may never ask; a failure is theirs to see
   return { head, manifest, loaded };
 }
@@ -156,13 +159,13 @@ async function readIds(
 }
 
 /**
- * The posting lists, forward index and block lists, then the passage ids, then the checks of
- * what was `read` before serving (the head, its arrays and files).
+ * The posting lists, forward index and block lists, then the passage ids (each checked against
+ * its CRC-32 as it loads), joined to the head `read` (and checked) before serving.
  */
 async function loadRest(
   dir: string,
   manifest: SparseManifest,
-  read: { head: SparseIndexHead; arrays: Record<string, Uint32Array>; files: ReadFile[] },
+  read: { head: SparseIndexHead; arrays: Record<string, Uint32Array> },
   options: LoadOptions,
 ): Promise<SparseIndexData> {
   const { head } = read;
@@ -184,7 +187,6 @@ async function loadRest(
     return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   };
   const passageIds = await readIds(dir, 'passageIds', manifest.passages, manifest, load);
-  await verifyChecksums(dir, read.files, true, options);
   const index = {
     ...arrays,
     terms: head.terms,

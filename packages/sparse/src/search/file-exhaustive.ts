@@ -41,9 +41,21 @@ export function fileExhaustiveSearch(
   for (let i = 0; i < query.terms.length; i++) {
     const weight = query.weights[i]!;
     const { passages, impacts, length } = postings.read(query.terms[i]!);
-    for (let j = 0; j < length; j++) accumulators[passages[j]!]! += weight * impacts[j]!;
+    for (let j = 0; j < length; j++) {
+      const passage = passages[j]!;
+      // These lists are read before their checksum is checked: an id past the passages is
+      // damage (a typed array would drop the write silently), never a result.
+      if (passage >= accumulators.length) throw damagedList(query.terms[i]!, passage);
+      accumulators[passage]! += weight * impacts[j]!;
+    }
     work += length;
   }
   const { top, scored } = select(accumulators, options);
   return { ...top.sorted(), work, scored };
+}
+
+function damagedList(term: number, passage: number): Error {
+  return new Error(
+    `inverted.passages holds passage ${passage} in the list of term ${term}, past the index's passages (a damaged index: rebuild or copy it again)`,
+  );
 }

@@ -35,6 +35,23 @@ async function written(name: string, quantization: number) {
 }
 
 describe('a sparse index that serves while it loads', () => {
+  it('refuses a passage id past the index in a list read from the files (issue 39, item 2)', async () => {
+    const { dir, queries } = await written('past', 50);
+    const opening = await startOpeningSparseIndex(dir);
+    const { head, manifest } = opening;
+    await opening.loaded;
+    // Damaged after the open: the lists are read before their checksum is known.
+    const path = join(dir, 'inverted.passages.u32');
+    await writeFile(path, Buffer.alloc((await readFile(path)).length, 0xff));
+    const postings = new FilePostings(dir, manifest, head.invertedOffsets);
+    const lookup = new Map(head.terms.map((term, id) => [term, id]));
+    const query = queryTerms(lookup, queries[0]!, head.quantization);
+    expect(() => fileExhaustiveSearch(postings, query, { k: 10 }, fileSearchScratch(head))).toThrow(
+      /holds passage 4294967295 in the list of term \d+, past the index's passages/,
+    );
+    postings.close();
+  });
+
   for (const quantization of [50, 0])
     it(`answers from the files exactly as from memory (quantization ${quantization})`, async () => {
       const { dir, queries } = await written(`q${quantization}`, quantization);
