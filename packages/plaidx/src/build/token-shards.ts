@@ -55,6 +55,29 @@ function toIds(value: PickleValue | undefined, file: string): string[] {
   });
 }
 
+/**
+ * Tokens per passage from a 1-D integer array or a list of integers (ColBERT writes doclens as a
+ * Python list).
+ */
+function toLengths(value: PickleValue, file: string): Int32Array {
+  const wrong = () =>
+    new FormatError(
+      file,
+      '"doclens" must be a 1-D integer array or a list of integers (tokens per passage)',
+    );
+  if (isArray(value)) {
+    if (value.kind !== 'int' || value.shape.length !== 1) throw wrong();
+    return Int32Array.from(value.data);
+  }
+  if (!Array.isArray(value)) throw wrong();
+  return Int32Array.from(value, (n) => {
+    const length = typeof n === 'bigint' ? Number(n) : n;
+    if (typeof length !== 'number' || !Number.isSafeInteger(length) || length > 0x7fffffff)
+      throw wrong();
+    return length;
+  });
+}
+
 /** Checks and converts the three arrays of one shard. */
 export function tokenShard(
   features: PickleValue | undefined,
@@ -66,10 +89,8 @@ export function tokenShard(
     throw new FormatError(file, 'a token shard needs the arrays "features", "doclens" and "ids"');
   if (!isArray(features) || features.kind !== 'float' || features.shape.length !== 2)
     throw new FormatError(file, '"features" must be a 2-D float array (tokens x dim)');
-  if (!isArray(doclens) || doclens.kind !== 'int' || doclens.shape.length !== 1)
-    throw new FormatError(file, '"doclens" must be a 1-D integer array (tokens per passage)');
   const [rows = 0, dim = 0] = features.shape;
-  const lengths = Int32Array.from(doclens.data);
+  const lengths = toLengths(doclens, file);
   let total = 0;
   for (const n of lengths) {
     if (n < 0) throw new FormatError(file, '"doclens" holds a negative length');

@@ -41,6 +41,19 @@ describe('irserve-build-plaid-index', () => {
     expect(docs.at(-1)).toBe('doc7');
   });
 
+  it('builds from a shard whose doclens and ids are Python lists, as ColBERT saves them', async () => {
+    const { out, err, io: cliIo } = io();
+    const code = await main(
+      [`${FIXTURES}shards-list`, join(dir, 'lists'), '--nbits', '2', '--partitions', '4'],
+      cliIo,
+    );
+    expect(err.join('\n')).not.toMatch(/must be/);
+    expect(code).toBe(0);
+    expect(out[0]).toMatch(/over 5 passages/);
+    const index = await openPlaidIndex(join(dir, 'lists'));
+    expect(Array.from(index.doclens)).toEqual([2, 3, 2, 5, 5]);
+  });
+
   it.each([
     [[], /expected <embeddings_dir> and <output_dir>, got 0/],
     [['a', 'b', '--nbits', '3'], /--nbits must be 1, 2 or 4/],
