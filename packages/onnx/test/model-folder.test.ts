@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,42 @@ describe('loadModelFolder', () => {
     expect(folder.pooling).toBe('cls');
     expect(folder.maxLength).toBe(7);
     expect(folder.onnxConfig.dim).toBe(32);
+  });
+
+  it('reads the sentence-transformers prompts and the Pooling module modules.json names', async () => {
+    expect((await loadModelFolder(TINY_BERT)).prefixes).toEqual({});
+    const dir = variant('prompts', (d) => {
+      writeFileSync(
+        join(d, 'config_sentence_transformers.json'),
+        JSON.stringify({
+          prompts: { query: 'Instruct: find passages\nQuery:', document: '' },
+          default_prompt_name: null,
+        }),
+      );
+      // A Pooling module kept elsewhere than 1_Pooling, with CLS pooling.
+      const modules = JSON.parse(readFileSync(join(d, 'modules.json'), 'utf8')) as {
+        path: string;
+      }[];
+      modules[1]!.path = 'pool';
+      writeFileSync(join(d, 'modules.json'), JSON.stringify(modules));
+      mkdirSync(join(d, 'pool'));
+      writeFileSync(join(d, 'pool', 'config.json'), '{"pooling_mode_cls_token": true}');
+    });
+    const folder = await loadModelFolder(dir);
+    expect(folder.prefixes).toEqual({ query: 'Instruct: find passages\nQuery:', passage: '' });
+    expect(folder.pooling).toBe('cls');
+    expect(folder.normalize).toBe(true);
+    const passageKey = variant('passage-prompt', (d) => {
+      writeFileSync(
+        join(d, 'config_sentence_transformers.json'),
+        '{"prompts": {"query": "search_query: ", "passage": "search_document: "}}',
+      );
+      writeFileSync(join(d, 'onnx_config.json'), '{"query_prefix": "q: "}');
+    });
+    expect((await loadModelFolder(passageKey)).prefixes).toEqual({
+      query: 'q: ',
+      passage: 'search_document: ',
+    });
   });
 
   it.each([

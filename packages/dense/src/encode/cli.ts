@@ -16,7 +16,8 @@ export const USAGE = `usage: irserve-encode <corpus.jsonl> <output_dir> --model 
   --id_field F           JSONL id field (default id)
   --fields F1,F2         JSONL fields joined into the text (default title,text)
   --config C --collection N [--view V]   read a collection's text view from an irserve config
-  --passage_prompt T     template of each text, {passage} replaced (e.g. "passage: {passage}")
+  --passage_prompt T     template of each text, {passage} replaced (e.g. "passage: {passage}";
+                         default: the model folder's sentence-transformers document prompt)
   --pooling P            cls | mean | max | last_token | none (default: the folder's, else mean)
   --normalize / --no-normalize   L2-normalise (default: the folder's)
   --max_length N         tokens per text (default: the folder's, else 512)

@@ -113,7 +113,7 @@ async function encodeDocuments(
   bar: Progress,
 ): Promise<number> {
   const perFile = options.docsPerFile ?? 50_000;
-  const prompt = options.passagePrompt ?? '{passage}';
+  const prompt = options.passagePrompt ?? `${encoder.prefixes.passage ?? ''}{passage}`;
   let pending: EncodeDocument[] = [];
   let count = 0;
   const embedPending = async () => {

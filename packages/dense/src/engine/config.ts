@@ -149,10 +149,22 @@ export function parseDenseConfig(input: unknown): DenseConfig {
   return parseEngineConfig(denseConfigSchema, input);
 }
 
-/** The prompt templates in force: the encoder's, else the top level's, else the bare text. */
-export function promptsOf(config: DenseConfig): { query: string; passage: string } {
+/**
+ * The prompt templates in force: the encoder's, else the top level's, else the model folder's
+ * prefixes (sentence-transformers prompts), else the bare text.
+ *
+ * @example
+ * promptsOf(settings, { query: 'query: ' }).query // 'query: {query}' when the config sets none
+ */
+export function promptsOf(
+  config: DenseConfig,
+  prefixes: { query?: string; passage?: string } = {},
+): { query: string; passage: string } {
   return {
-    query: config.encoder?.query_prompt ?? config.query_prompt ?? '{query}',
-    passage: config.encoder?.passage_prompt ?? config.passage_prompt ?? '{passage}',
+    query: config.encoder?.query_prompt ?? config.query_prompt ?? `${prefixes.query ?? ''}{query}`,
+    passage:
+      config.encoder?.passage_prompt ??
+      config.passage_prompt ??
+      `${prefixes.passage ?? ''}{passage}`,
   };
 }

@@ -47,7 +47,7 @@ export class Dense extends BaseEngine {
   /** The config's zod schema (the config JSON Schema is generated from it). */
   static readonly configSchema: ZodType = denseConfigSchema;
   readonly settings: DenseConfig;
-  readonly #prompts: { query: string; passage: string };
+  #prompts: { query: string; passage: string };
   readonly #makeEmbedder: (() => Promise<Embedder>) | undefined;
   #ready: Promise<Ready> | undefined;
 
@@ -107,6 +107,7 @@ export class Dense extends BaseEngine {
         `service "${this.name}": ${embedder.label} makes ${embedder.dimension}-dimensional vectors, but the index at ${this.settings.index_path} holds ${index.dim}-dimensional ones`,
       );
     }
+    if (embedder.prefixes) this.#prompts = promptsOf(this.settings, embedder.prefixes);
     return { index, ids, subsets, embedder };
   }
 
@@ -119,6 +120,7 @@ export class Dense extends BaseEngine {
    */
   async embedBatch(requests: EmbeddingRequest[], options?: BatchOptions): Promise<Float32Array[]> {
     const checked = embeddingRequests(requests);
+    await this.#open(); // the model's prompts are known once it is loaded
     const vectors = await this.#embed(
       checked.map(({ text, kind }) =>
         kind === 'query'
@@ -171,6 +173,7 @@ export class Dense extends BaseEngine {
 
   /** Embeds the query and every passage of the batch in one call; scores by `score_metric`. */
   async scoreBatch(requests: ScoreRequest[], options?: BatchOptions): Promise<number[][]> {
+    await this.#open(); // the model's prompts are known once it is loaded
     const texts: string[] = [];
     for (const request of requests) {
       texts.push(fill(this.#prompts.query, '{query}', request.query));

@@ -10,6 +10,8 @@ export interface Embedder {
   embed(texts: string[], options?: BatchOptions): Promise<Float32Array[]>;
   /** The vector length, when known before the first call (a local graph that declares it). */
   readonly dimension: number | undefined;
+  /** A local model's query and passage prefixes (its sentence-transformers prompts). */
+  readonly prefixes?: { readonly query?: string; readonly passage?: string };
   /** What it is, for logs and errors: the API's model name or the model folder. */
   readonly label: string;
   close(): Promise<void>;

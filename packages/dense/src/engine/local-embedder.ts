@@ -68,6 +68,7 @@ export async function localEmbedder(
     get dimension() {
       return encoder.dimension;
     },
+    prefixes: lease.folder.prefixes,
     label: `the encoder at ${folder} on ${lease.session.device.providers.join(', ')}`,
     close: () => encoder.close(),
   };

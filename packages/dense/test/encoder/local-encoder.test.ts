@@ -1,3 +1,4 @@
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -193,6 +194,31 @@ describe('Dense embedBatch and shared sessions', () => {
     expect(sessionPoolFor({ resources } as unknown as EngineContext).size).toBe(1);
     await b.close();
     expect(sessionPoolFor({ resources } as unknown as EngineContext).size).toBe(0);
+  });
+
+  it("the prompts default to the model folder's sentence-transformers prompts", async () => {
+    const dir = join(world.dir, 'prompted-model');
+    cpSync(TINY_BERT, dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'config_sentence_transformers.json'),
+      JSON.stringify({ prompts: { query: 'query: ', document: 'passage: ' } }),
+    );
+    const dense = engine(new Map(), { index_path: world.indexDir, encoder: { model_path: dir } });
+    const given = engine(new Map(), {
+      index_path: world.indexDir,
+      encoder: { model_path: dir, query_prompt: '{query}' },
+    });
+    await Promise.all([dense.start(), given.start()]);
+    const [query, passage] = await dense.embedBatch([
+      { text: 'cat', kind: 'query' },
+      { text: 'cat', kind: 'passage' },
+    ]);
+    const [bare] = await given.embedBatch([{ text: 'cat', kind: 'query' }]);
+    const expected = await embedDirect(['query: cat', 'passage: cat', 'cat']);
+    expect(dot(query!, expected[0]!)).toBeCloseTo(1, 4);
+    expect(dot(passage!, expected[1]!)).toBeCloseTo(1, 4);
+    expect(dot(bare!, expected[2]!)).toBeCloseTo(1, 4);
+    await Promise.all([dense.close(), given.close()]);
   });
 
   it('an index of another dimension is refused at start-up', async () => {

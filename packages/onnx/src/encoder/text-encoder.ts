@@ -4,6 +4,7 @@
  */
 import { modelError } from '../errors.js';
 import type { PoolingName } from '../folder/onnx-config.js';
+import type { ModelFolder } from '../folder/model-folder.js';
 import { l2Normalize, pool } from '../pooling/pooling.js';
 import { inChunks } from '../runtime/batches.js';
 import type { ModelLease } from '../runtime/session-pool.js';
@@ -68,6 +69,11 @@ export class TextEncoder {
     this.normalize = options.normalize ?? folder.normalize ?? false;
     this.maxLength = options.maxLength ?? folder.maxLength ?? 512;
     this.batchSize = options.batchSize ?? 32;
+  }
+
+  /** The model folder's query and passage prefixes (its sentence-transformers prompts). */
+  get prefixes(): ModelFolder['prefixes'] {
+    return this.#model.folder.prefixes;
   }
 
   /** The embedding length when the graph declares it (or once a text was embedded). */

@@ -9,6 +9,7 @@
  * config.json                       optional: the transformers config
  * sentence_bert_config.json         optional: max_seq_length
  * 1_Pooling/config.json, modules.json  optional: the sentence-transformers pooling and Normalize
+ * config_sentence_transformers.json optional: the query and document prompts (prefixes)
  * onnx_config.json                  optional: irserve's run settings (see onnx-config.ts)
  * ```
  *
@@ -39,6 +40,12 @@ export interface ModelFolder {
   readonly pooling: PoolingName | undefined;
   /** Whether the folder's files ask for L2-normalised embeddings. */
   readonly normalize: boolean | undefined;
+  /**
+   * The text put before a query and before a passage (onnx_config.json's `query_prefix` /
+   * `passage_prefix`, else the `query` and `document` prompts of
+   * config_sentence_transformers.json); undefined when the folder names none.
+   */
+  readonly prefixes: { readonly query?: string; readonly passage?: string };
 }
 
 export interface LoadModelFolderOptions {
@@ -83,6 +90,7 @@ export async function loadModelFolder(
     (await readJsonObject(folder, join(folder, 'tokenizer_config.json'))) ?? {};
   const config = (await readJsonObject(folder, join(folder, 'config.json'))) ?? {};
   const sentenceBert = await readJsonObject(folder, join(folder, 'sentence_bert_config.json'));
+  const modules = await readJson(folder, join(folder, 'modules.json'));
   return {
     path: folder,
     modelFile,
@@ -94,8 +102,9 @@ export async function loadModelFolder(
       onnxConfig.max_length ??
       positive(sentenceBert?.max_seq_length) ??
       positive(tokenizerConfig.model_max_length),
-    pooling: onnxConfig.pooling ?? (await sentenceTransformersPooling(folder)),
-    normalize: onnxConfig.normalize ?? (await hasNormalizeModule(folder)),
+    pooling: onnxConfig.pooling ?? (await sentenceTransformersPooling(folder, modules)),
+    normalize: onnxConfig.normalize ?? hasNormalizeModule(modules),
+    prefixes: await prefixesOf(folder, onnxConfig),
   };
 }
 
@@ -121,8 +130,24 @@ function positive(value: unknown): number | undefined {
     : undefined;
 }
 
-async function sentenceTransformersPooling(folder: string): Promise<PoolingName | undefined> {
-  const pooling = await readJsonObject(folder, join(folder, '1_Pooling', 'config.json'));
+/** The `path` of the first module of `modules.json` whose type ends with `.${kind}`. */
+function modulePath(modules: unknown, kind: string): string | undefined {
+  if (!Array.isArray(modules)) return undefined;
+  for (const module of modules as unknown[]) {
+    const { type, path } = (module ?? {}) as { type?: unknown; path?: unknown };
+    if (typeof type === 'string' && type.endsWith(`.${kind}`))
+      return typeof path === 'string' ? path : '';
+  }
+  return undefined;
+}
+
+/** The pooling of the Pooling module (the folder modules.json names, else `1_Pooling`). */
+async function sentenceTransformersPooling(
+  folder: string,
+  modules: unknown,
+): Promise<PoolingName | undefined> {
+  const dir = modulePath(modules, 'Pooling') ?? '1_Pooling';
+  const pooling = await readJsonObject(folder, join(folder, dir, 'config.json'));
   if (!pooling) return undefined;
   if (pooling.pooling_mode_cls_token === true) return 'cls';
   if (pooling.pooling_mode_lasttoken === true) return 'last_token';
@@ -132,11 +157,27 @@ async function sentenceTransformersPooling(folder: string): Promise<PoolingName 
 }
 
 /** sentence-transformers lists a `Normalize` module in modules.json when it normalises. */
-async function hasNormalizeModule(folder: string): Promise<boolean | undefined> {
-  const modules = await readJson(folder, join(folder, 'modules.json'));
+function hasNormalizeModule(modules: unknown): boolean | undefined {
   if (!Array.isArray(modules)) return undefined;
-  return modules.some((module: unknown) => {
-    const type = (module as { type?: unknown } | null)?.type;
-    return typeof type === 'string' && type.endsWith('.Normalize');
-  });
+  return modulePath(modules, 'Normalize') !== undefined;
+}
+
+/**
+ * The query and passage prefixes: onnx_config.json's, else the sentence-transformers prompts
+ * (`prompts.query`; `prompts.document`, else `prompts.passage`), as `encode(prompt_name=...)`
+ * puts them before the text.
+ */
+async function prefixesOf(
+  folder: string,
+  onnxConfig: OnnxConfig,
+): Promise<{ query?: string; passage?: string }> {
+  const file = await readJsonObject(folder, join(folder, 'config_sentence_transformers.json'));
+  const prompts = (file?.prompts ?? {}) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const query = onnxConfig.query_prefix ?? text(prompts.query);
+  const passage = onnxConfig.passage_prefix ?? text(prompts.document) ?? text(prompts.passage);
+  return {
+    ...(query !== undefined ? { query } : {}),
+    ...(passage !== undefined ? { passage } : {}),
+  };
 }
