@@ -83,7 +83,32 @@ export class SleepSearch {
   }
 }
 
+/**
+ * Document ids that are integer-like (as Cranfield's and MS MARCO's are): a JavaScript object
+ * enumerates them in ascending numeric order, not in rank order, so the best document (1341)
+ * comes last in `Object.keys`. 9 and 10 tie.
+ */
+export const NUMERIC_SCORES: Readonly<Record<string, number>> = {
+  '643': 4.42,
+  '749': 4.37,
+  '1341': 4.5,
+  '53': 3.86,
+  '358': 4.02,
+  '9': 1,
+  '10': 1,
+};
+/** NUMERIC_SCORES' ids best first (equal scores by ascending id, as the server's cuts). */
+export const NUMERIC_RANKING = ['1341', '643', '749', '358', '53', '10', '9'];
+
+/** Answers NUMERIC_SCORES to every query (the ordering-trap regression tests). */
+export class NumericSearch {
+  async searchBatch(requests: SearchRequest[]) {
+    return requests.map(() => ({ ...NUMERIC_SCORES }));
+  }
+}
+
 export const TEST_ENGINES = [
+  NumericSearch,
   ConstSearch,
   RecordingSearch,
   OverlapScore,

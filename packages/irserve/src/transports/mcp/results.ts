@@ -6,6 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AppCore } from '../../core/app-core.js';
 import type { TextDocument } from '../../collections/types.js';
 import { IrserveError, toIrserveError } from '../../errors.js';
+import { rankedList } from '../../core/ranked-list.js';
 
 /** A successful tool result. */
 export function toolResult(value: Record<string, unknown>): CallToolResult {
@@ -24,7 +25,10 @@ export async function guarded(
   }
 }
 
-/** A ranked result list with, when a collection is given, each document's text cut to `chars`. */
+/**
+ * A ranked result list (best first, equal scores by ascending id as the server's cuts break
+ * them) with, when a collection is given, each document's text cut to `chars`.
+ */
 export async function rankedResults(
   core: AppCore,
   scores: Record<string, number>,
@@ -36,11 +40,8 @@ export async function rankedResults(
       'ERR_COLLECTION_NOT_FOUND',
       `unknown collection '${snippet.collection}'`,
     );
-  const top = Object.entries(scores)
-    .sort(([, a], [, b]) => b - a)
-    .slice(0, limit);
   return Promise.all(
-    top.map(async ([id, score]) => {
+    rankedList(scores, limit).map(async ({ id, score }) => {
       const { collection, view, chars } = snippet;
       if (collection === undefined || chars === 0) return { id, score };
       const text = await textOf(core, collection, id, view);
