@@ -17,6 +17,7 @@ import type {
   SearchResponse,
 } from './generated/api.js';
 import type { CallOptions } from './options.js';
+import type { Ranked } from './ranked.js';
 
 /** A document's raw content (`GET /content/:collection/:id`): bytes and their content type. */
 export interface RawContent {
@@ -29,14 +30,17 @@ export interface IrserveClient {
   ping(options?: CallOptions): Promise<PingResponse>;
   /** The services, collections and pipeline aliases the server has. */
   avail(options?: CallOptions): Promise<AvailResponse>;
-  search(request: SearchRequest, options?: CallOptions): Promise<SearchResponse>;
+  /** The answer as sent, plus `ranked`: its documents best first (see ranked.ts). */
+  search(request: SearchRequest, options?: CallOptions): Promise<Ranked<SearchResponse>>;
   score(request: ScoreRequest, options?: CallOptions): Promise<ScoreResponse>;
-  fuse(request: FuseRequest, options?: CallOptions): Promise<FuseResponse>;
+  /** The answer as sent, plus `ranked`: its documents best first. */
+  fuse(request: FuseRequest, options?: CallOptions): Promise<Ranked<FuseResponse>>;
   decomposeQuery(
     request: DecomposeQueryRequest,
     options?: CallOptions,
   ): Promise<DecomposeQueryResponse>;
-  pipeline(request: PipelineRequest, options?: CallOptions): Promise<PipelineResponse>;
+  /** The answer as sent, plus `ranked`: its documents best first. */
+  pipeline(request: PipelineRequest, options?: CallOptions): Promise<Ranked<PipelineResponse>>;
   /** A document as JSON: `text` for text views, base64 `data` parts for bytes views. */
   content(request: ContentRequest, options?: CallOptions): Promise<ContentResponse>;
   /** A document's raw bytes (an image, a text file) with its content type. */

@@ -6,6 +6,7 @@ import type { IrserveClient, RawContent } from './client.js';
 import { CLIENT_ERROR_CODES, IrserveClientError } from './errors.js';
 import type { BatchRequest, BatchResponse, Operations } from './generated/api.js';
 import { DEFAULT_TIMEOUT_MS, type CallOptions, type ClientOptions } from './options.js';
+import { withRanked } from './ranked.js';
 
 export interface HttpClientOptions extends ClientOptions {
   /** Base URL of the server, e.g. `http://127.0.0.1:8000` (a path prefix is kept). */
@@ -97,27 +98,32 @@ export class HttpClient implements IrserveClient {
   avail(options?: CallOptions) {
     return this.#call('avail', undefined, options);
   }
-  search(request: RequestOf<'search'>, options?: CallOptions) {
-    return this.#call('search', request, options);
+  async search(request: RequestOf<'search'>, options?: CallOptions) {
+    return withRanked(await this.#call('search', request, options));
   }
   score(request: RequestOf<'score'>, options?: CallOptions) {
     return this.#call('score', request, options);
   }
-  fuse(request: RequestOf<'fuse'>, options?: CallOptions) {
-    return this.#call('fuse', request, options);
+  async fuse(request: RequestOf<'fuse'>, options?: CallOptions) {
+    return withRanked(await this.#call('fuse', request, options));
   }
   decomposeQuery(request: RequestOf<'decomposeQuery'>, options?: CallOptions) {
     return this.#call('decomposeQuery', request, options);
   }
-  pipeline(request: RequestOf<'pipeline'>, options?: CallOptions) {
-    return this.#call('pipeline', request, options);
+  async pipeline(request: RequestOf<'pipeline'>, options?: CallOptions) {
+    return withRanked(await this.#call('pipeline', request, options));
   }
   content(request: RequestOf<'content'>, options?: CallOptions) {
     return this.#call('content', request, options);
   }
-  /** Several search, score, fuse or decompose_query calls in one request (irserve only). */
-  batch(request: BatchRequest, options?: CallOptions): Promise<BatchResponse> {
-    return this.#call('batch', request, options);
+  /**
+   * Several search, score, fuse or decompose_query calls in one request (irserve only). Each
+   * body with a score map also gets `ranked`, its documents best first.
+   */
+  async batch(request: BatchRequest, options?: CallOptions): Promise<BatchResponse> {
+    const answer = await this.#call('batch', request, options);
+    const responses = answer.responses.map((item) => ({ ...item, body: withRanked(item.body) }));
+    return { ...answer, responses };
   }
 
   async contentBytes(

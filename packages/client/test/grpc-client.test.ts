@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient, IrserveClientError } from '@irserve/client';
 import { GrpcClient } from '../src/grpc.js';
-import { KEY, PNG, startWorld, type World } from './world.js';
+import { KEY, NUMERIC_RANKING, NUMERIC_SCORES, PNG, startWorld, type World } from './world.js';
 
 let world: World;
 let client: GrpcClient;
@@ -50,6 +50,22 @@ describe('GrpcClient', () => {
     ).toBeGreaterThan(0);
     const pipeline = await client.pipeline({ pipeline: '{const, const}RRF%3', query: 'q' });
     expect(Object.keys(pipeline.scores)).toHaveLength(3);
+  });
+
+  it('ranks numeric document ids by score (the wire map enumerates them by value of the id)', async () => {
+    const ids = (answer: { ranked: { id: string }[] }) => answer.ranked.map((doc) => doc.id);
+    const search = await client.search({ service: 'numeric', query: 'q' });
+    expect(search.scores).toEqual(NUMERIC_SCORES);
+    expect(ids(search)).toEqual(NUMERIC_RANKING);
+    expect(search.ranked[0]).toEqual({ id: '1341', score: 4.5, rank: 1 });
+    const pipeline = await client.pipeline({ pipeline: 'numeric%3', query: 'q' });
+    expect(ids(pipeline)).toEqual(NUMERIC_RANKING.slice(0, 3));
+    const fused = await client.fuse({
+      service: 'ScoreFusion',
+      query: 'q',
+      scores: [NUMERIC_SCORES],
+    });
+    expect(ids(fused)).toEqual(NUMERIC_RANKING);
   });
 
   it('serves text and bytes content', async () => {

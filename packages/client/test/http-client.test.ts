@@ -4,9 +4,10 @@ import {
   HttpClient,
   IrserveClientError,
   type PipelineResponse,
+  type Ranked,
   type SearchResponse,
 } from '@irserve/client';
-import { KEY, PNG, startWorld, type World } from './world.js';
+import { KEY, NUMERIC_RANKING, NUMERIC_SCORES, PNG, startWorld, type World } from './world.js';
 
 let world: World;
 let client: HttpClient;
@@ -43,7 +44,7 @@ describe('HttpClient: every route', () => {
       limit: 3,
       instruction: 'x',
     });
-    expectTypeOf(result).toEqualTypeOf<SearchResponse>();
+    expectTypeOf(result).toEqualTypeOf<Ranked<SearchResponse>>();
     expect(Object.keys(result.scores)).toHaveLength(3);
     expect(result).toMatchObject({ service: 'const', query: 'q', processed: true });
     // Every field the engine receives is in the cache key: the same request is a hit, one
@@ -77,7 +78,7 @@ describe('HttpClient: every route', () => {
       query: 'q',
       explain: true,
     });
-    expectTypeOf(result).toEqualTypeOf<PipelineResponse>();
+    expectTypeOf(result).toEqualTypeOf<Ranked<PipelineResponse>>();
     expect(Object.keys(result.scores)).toHaveLength(5);
     expect(result.explain?.stages.map((stage) => stage.role)).toContain('merge');
   });
@@ -102,6 +103,44 @@ describe('HttpClient: every route', () => {
       ],
     });
     expect(responses.map((r) => r.status)).toEqual([200, 400]);
+  });
+});
+
+// The ordering trap: JSON.parse of {"1341": 4.5, "643": 4.42, ...} gives an object whose keys
+// enumerate 9, 10, 53, 358, 643, 749, 1341: the best document last.
+describe('HttpClient: ranked results with numeric document ids', () => {
+  const ids = (answer: { ranked: { id: string }[] }) => answer.ranked.map((doc) => doc.id);
+
+  it('search and pipeline keep the wire envelope and add the ranking', async () => {
+    const search = await client.search({ service: 'numeric', query: 'q' });
+    expect(search.scores).toEqual(NUMERIC_SCORES);
+    expect(Object.keys(search.scores)[0]).toBe('9');
+    expect(ids(search)).toEqual(NUMERIC_RANKING);
+    expect(search.ranked[0]).toEqual({ id: '1341', score: 4.5, rank: 1 });
+    expect(search.ranked.map((doc) => doc.rank)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    const { ranked: _, ...wire } = search;
+    expect(Object.keys(wire).sort()).toEqual(
+      ['cached', 'processed', 'query', 'scores', 'service', 'timestamp'].sort(),
+    );
+    const pipeline = await client.pipeline({ pipeline: 'numeric%6', query: 'q' });
+    expect(ids(pipeline)).toEqual(NUMERIC_RANKING.slice(0, 6));
+  });
+
+  it('fuse and batch bodies too', async () => {
+    const fused = await client.fuse({
+      service: 'ScoreFusion',
+      query: 'q',
+      scores: [NUMERIC_SCORES],
+    });
+    expect(ids(fused)).toEqual(NUMERIC_RANKING);
+    const { responses } = await client.batch({
+      requests: [
+        { endpoint: 'search', body: { service: 'numeric', query: 'q' } },
+        { endpoint: 'score', body: { service: 'overlap', query: 'a', passages: ['a'] } },
+      ],
+    });
+    expect(ids(responses[0]!.body as { ranked: { id: string }[] })).toEqual(NUMERIC_RANKING);
+    expect(responses[1]!.body.ranked).toBeUndefined();
   });
 });
 

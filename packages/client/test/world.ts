@@ -9,6 +9,8 @@ import { createApp, type App } from 'irserve';
 import { TEST_ENGINES } from '../../irserve/test/helpers/engines.js';
 import { quietLogger } from '../../irserve/test/helpers/logger.js';
 
+export { NUMERIC_RANKING, NUMERIC_SCORES } from '../../irserve/test/helpers/engines.js';
+
 export const KEY = 'client-test-key';
 /** The smallest valid PNG (1x1), as the bytes collection serves it. */
 export const PNG = Buffer.from(
@@ -39,6 +41,7 @@ export async function startWorld(): Promise<World> {
       { name: 'overlap', engine: 'OverlapScore', max_wait_time: 0.005 },
       { name: 'split', engine: 'SplitDecomposer', max_wait_time: 0.005 },
       { name: 'slow', engine: 'SleepSearch', config: { delay_ms: 500 }, cache: -1 },
+      { name: 'numeric', engine: 'NumericSearch', max_wait_time: 0.005 },
     ],
     collections: [
       { name: 'docs', doc_path: 'docs.jsonl', content_field: 'text' },

@@ -18,6 +18,7 @@ import type { IrserveClient, RawContent } from '../client.js';
 import { CLIENT_ERROR_CODES, IrserveClientError } from '../errors.js';
 import type * as Api from '../generated/api.js';
 import { DEFAULT_TIMEOUT_MS, type CallOptions, type ClientOptions } from '../options.js';
+import { withRanked } from '../ranked.js';
 import { requestMessage, responseJson } from './codec.js';
 import { errorOfStatus } from './status.js';
 
@@ -83,14 +84,14 @@ export class GrpcClient implements IrserveClient {
   avail(options?: CallOptions) {
     return this.#call<Api.AvailResponse>('Avail', {}, options);
   }
-  search(request: Api.SearchRequest, options?: CallOptions) {
-    return this.#call<Api.SearchResponse>('Search', request, options);
+  async search(request: Api.SearchRequest, options?: CallOptions) {
+    return withRanked(await this.#call<Api.SearchResponse>('Search', request, options));
   }
   score(request: Api.ScoreRequest, options?: CallOptions) {
     return this.#call<Api.ScoreResponse>('Score', request, options);
   }
-  fuse(request: Api.FuseRequest, options?: CallOptions) {
-    return this.#call<Api.FuseResponse>('Fuse', request, options);
+  async fuse(request: Api.FuseRequest, options?: CallOptions) {
+    return withRanked(await this.#call<Api.FuseResponse>('Fuse', request, options));
   }
   decomposeQuery(request: Api.DecomposeQueryRequest, options?: CallOptions) {
     return this.#call<Api.DecomposeQueryResponse>('DecomposeQuery', request, options);
@@ -103,7 +104,7 @@ export class GrpcClient implements IrserveClient {
           `pipeline: "${field}" is not carried by gRPC (RoutIR's message has no such field); use the HTTP client`,
         );
     }
-    return this.#call<Api.PipelineResponse>('Pipeline', request, options);
+    return withRanked(await this.#call<Api.PipelineResponse>('Pipeline', request, options));
   }
   content(request: Api.ContentRequest, options?: CallOptions) {
     return this.#call<Api.ContentResponse>('Content', request, options);
