@@ -1,6 +1,7 @@
 // Ranked results with their documents: text (and title) for text views, images for bytes views
 // whose MIME type is an image.
 import { content } from './api.js';
+import { rankedList } from './lib/core/ranked-list.js';
 
 function documentBody(doc) {
   const body = document.createElement('div');
@@ -35,12 +36,14 @@ function documentBody(doc) {
 }
 
 /**
- * Renders `scores` (best first) into `list`; fetches the document of each of the first `show`
- * results from `collection` (its `view` when given). `relevance` marks judged documents.
+ * Renders `scores` best first into `list` (ranked by score, not by the map's key order: a
+ * JavaScript object lists integer-like ids such as Cranfield's in ascending numeric order);
+ * fetches the document of each of the first `show` results from `collection` (its `view` when
+ * given). `relevance` marks judged documents.
  */
 export function drawResults(list, { scores, collection, view, show = 10, relevance }) {
   list.replaceChildren();
-  const ranked = Object.entries(scores ?? {}).slice(0, show);
+  const ranked = rankedList(scores ?? {}, show);
   if (ranked.length === 0) {
     const empty = document.createElement('li');
     empty.className = 'empty';
@@ -48,7 +51,7 @@ export function drawResults(list, { scores, collection, view, show = 10, relevan
     list.append(empty);
     return;
   }
-  for (const [rank, [id, score]] of ranked.entries()) {
+  for (const { id, score, rank } of ranked) {
     const item = document.createElement('li');
     item.className = 'result';
     const head = document.createElement('div');
@@ -56,7 +59,7 @@ export function drawResults(list, { scores, collection, view, show = 10, relevan
     const grade = relevance?.get(id);
     head.innerHTML =
       '<span class="rank"></span><span class="docid"></span><span class="score"></span>';
-    head.querySelector('.rank').textContent = String(rank + 1);
+    head.querySelector('.rank').textContent = String(rank);
     head.querySelector('.docid').textContent = id;
     head.querySelector('.score').textContent = Number(score).toFixed(4);
     if (grade !== undefined) {

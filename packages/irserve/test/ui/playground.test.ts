@@ -5,6 +5,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { testApp } from '../helpers/app.js';
+import { NUMERIC_RANKING } from '../helpers/engines.js';
 import { chromiumPath } from '../helpers/chromium.js';
 
 const executablePath = chromiumPath();
@@ -89,6 +90,7 @@ describe.skipIf(!executablePath)('the playground in Chromium', { timeout: 90_000
         services: [
           { name: 'bm25', engine: 'BM25', config: { collection: 'docs' } },
           { name: 'bm25-title', engine: 'BM25', config: { collection: 'docs', fields: ['title'] } },
+          { name: 'numeric', engine: 'NumericSearch' },
         ],
       },
       { apiKey: KEY, configDir: dir, cacheDir: join(dir, 'cache') },
@@ -144,6 +146,22 @@ describe.skipIf(!executablePath)('the playground in Chromium', { timeout: 90_000
     expect(await page.locator('#pane-b svg.trace g.stage').count()).toBe(3);
     expect(await page.locator('#pane-b svg.trace .stage-merge rect').count()).toBe(1);
     expect(await page.textContent('#pane-b .trace-header')).toMatch(/request [0-9a-f-]{36}/);
+  });
+
+  // The ordering trap: the answer's scores object enumerates integer-like ids in ascending
+  // numeric order (9, 10, 53, ..., 1341), so a page listing Object.entries shows 9 first.
+  it('lists numeric document ids by score', async () => {
+    await page.selectOption('#collection', '');
+    await page.fill('#pane-a input.pipeline', 'numeric');
+    await page.click('#run');
+    await poll(() => page.locator('#pane-a .result .docid').allTextContents()).toEqual(
+      NUMERIC_RANKING,
+    );
+    expect(await page.locator('#pane-a .result .rank').allTextContents()).toEqual(
+      NUMERIC_RANKING.map((_, i) => String(i + 1)),
+    );
+    await page.selectOption('#collection', 'docs');
+    await page.fill('#pane-a input.pipeline', 'bm25');
   });
 
   it('marks a syntax error under its column, in the DOM and in the pixels', async () => {

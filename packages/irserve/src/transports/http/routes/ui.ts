@@ -17,9 +17,11 @@ const packageDir = () => fileURLToPath(new URL('../../../../', import.meta.url))
 
 /**
  * Compiled modules the page imports: the pipeline parser, so it checks syntax as you type with
- * the server's own grammar, and `irserve eval`'s qrels reader and nDCG. None touches Node APIs.
+ * the server's own grammar, the ranking of a score map (ties broken as the server's cuts break
+ * them), and `irserve eval`'s qrels reader and measures. None touches Node APIs.
  */
 const SHARED_MODULES = [
+  'core/ranked-list.js',
   'errors.js',
   'pipeline/ast.js',
   'pipeline/lexer.js',
