@@ -15,6 +15,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { topScores } from './lib/ranking.mjs';
 
 const { values } = parseArgs({ options: { iterations: { type: 'string', default: '5000' } } });
 const iterations = Number(values.iterations);
@@ -82,12 +83,7 @@ async function main() {
   ];
   const query = 'q';
   const body = { pipeline: '{a, b}RRF%100 >> s', query, collection: 'docs' };
-  const top100 = (scores) =>
-    Object.fromEntries(
-      Object.entries(scores)
-        .sort((x, y) => y[1] - x[1])
-        .slice(0, 100),
-    );
+  const top100 = (scores) => topScores(scores, 100);
 
   async function byHand(withContent, prepared) {
     const [ra, rb] = await Promise.all([
