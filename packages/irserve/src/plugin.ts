@@ -52,6 +52,7 @@ export {
 export { parseEngineConfig } from './engines/engine-config.js';
 export { batchSizeField, httpCallFields } from './engines/engine-fields.js';
 export { SharedByKey, type SharedLease } from './util/shared-by-key.js';
+export * from './storage/index.js';
 export { defaultIo, isEntryPoint, type CliIo } from './plugins/command-entry.js';
 /**
  * The zod irserve builds its schemas with. Engine config schemas made with it compose with
