@@ -30,9 +30,10 @@ const { IndexBuilder } = await load('index-builder.js');
 const { Analyzer } = await load('analyzer.js');
 const { LUCENE_ENGLISH_STOP_WORDS } = await load('stopwords.js');
 const { weightedQuery } = await load('query.js');
-const { maxScoreSearch, createScratch } = await load('max-score.js');
+const { maxScoreSearch } = await load('max-score.js');
+const { createScratch } = await load('search-scratch.js');
 const { exhaustiveSearch, SELECT_DOCS_PER_RESULT } = await load('exhaustive.js');
-const { EXHAUSTIVE_MAX_DOCS } = await load('top-docs.js');
+const { EXHAUSTIVE_MAX_DOCS } = await load('exhaustive-threshold.js');
 
 const jsonl = (path) =>
   readFileSync(path, 'utf8')

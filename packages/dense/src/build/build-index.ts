@@ -5,7 +5,8 @@ import { parseFactory } from '../vector-index/factory.js';
 import type { Manifest } from '../vector-index/manifest.js';
 import { saveIndex } from '../vector-index/storage.js';
 import { trainOnGpu } from './gpu-training.js';
-import { trainAndAdd, type TrainOptions, type TrainPhase } from '../vector-index/train.js';
+import type { TrainOptions, TrainPhase } from '../vector-index/train-options.js';
+import { trainAndAdd } from '../vector-index/train.js';
 import type { Metric } from '../vector-index/types.js';
 import { createProgress, type Progress, type ProgressLogger } from 'irserve';
 

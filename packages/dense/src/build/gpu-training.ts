@@ -4,8 +4,8 @@
  * @irserve/gpu, or without a usable GPU, it is an error naming what was tried.
  */
 import type { FactorySpec } from '../vector-index/factory.js';
-import { pretrainIvf, type PretrainedIvf } from '../vector-index/pretrain.js';
-import type { TrainOptions } from '../vector-index/train.js';
+import { pretrainIvf } from '../vector-index/pretrain.js';
+import type { PretrainedIvf, TrainOptions } from '../vector-index/train-options.js';
 import type { Metric } from '../vector-index/types.js';
 
 /** What this file needs of `@irserve/gpu/kmeans` (typed here: dense does not depend on it). */

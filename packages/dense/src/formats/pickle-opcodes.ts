@@ -3,7 +3,7 @@
  * Anything absent (INST, OBJ, NEWOBJ, EXT*, PERSID, out-of-band buffers...) is rejected.
  */
 import { resolveGlobal } from './pickle-numpy.js';
-import type { Machine } from './pickle.js';
+import type { Machine } from './pickle-machine.js';
 
 type Handler = (m: Machine) => void;
 

@@ -7,7 +7,7 @@ export type { Metric, SearchOptions, SearchResult, VectorIndex } from './types.j
 export { parseFactory, SUPPORTED_FACTORIES } from './factory.js';
 export type { FactorySpec, HnswQuantization } from './factory.js';
 export { trainAndAdd } from './train.js';
-export type { TrainOptions, TrainPhase } from './train.js';
+export type { TrainOptions, TrainPhase } from './train-options.js';
 export { FlatIndex } from './flat.js';
 export { HnswIndex, HNSW_DEFAULTS } from './hnsw.js';
 export { IvfIndex } from './ivf.js';

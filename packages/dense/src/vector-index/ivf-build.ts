@@ -4,7 +4,7 @@ import { encodePq, trainPq, type ProductQuantizer } from './pq.js';
 import { gatherRows, samplePositions, seededRandom } from './random.js';
 import type { FactorySpec } from './factory.js';
 import type { Metric } from './types.js';
-import type { TrainOptions } from './train.js';
+import type { TrainOptions } from './train-options.js';
 
 /** faiss's cap on k-means training points per centroid (it subsamples above it, too). */
 const MAX_POINTS_PER_CENTROID = 256;

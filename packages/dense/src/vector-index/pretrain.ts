@@ -6,14 +6,9 @@
 import type { FactorySpec } from './factory.js';
 import { PQ_MAX_TRAIN, residuals, trainingSample } from './ivf-build.js';
 import { kmeansWith, type AsyncAssign } from './kmeans.js';
-import { PQ_KSUB, subspace, type ProductQuantizer } from './pq.js';
-import type { TrainOptions } from './train.js';
+import { PQ_KSUB, subspace } from './pq.js';
+import type { PretrainedIvf, TrainOptions } from './train-options.js';
 import type { Metric } from './types.js';
-
-export interface PretrainedIvf {
-  centroids: Float32Array;
-  pq?: ProductQuantizer;
-}
 
 /**
  * Trains the coarse centroids (and PQ codebooks) of an IVF spec with `assignAsync`.

@@ -5,28 +5,7 @@ import { createUsearchIndex, HNSW_DEFAULTS, HnswIndex, type HnswParams } from '.
 import { buildIvf } from './ivf-build.js';
 import { sq8MapVectors, sq8Norm } from './sq8.js';
 import type { Metric, VectorIndex } from './types.js';
-import type { PretrainedIvf } from './pretrain.js';
-
-export type TrainPhase = 'train' | 'add';
-
-export interface TrainOptions {
-  /** Fraction of the vectors that trains IVF centroids and PQ codebooks (0 < f <= 1). */
-  samplingRate?: number;
-  /** Seeds sampling and k-means initialization. Default 1234. */
-  seed?: number;
-  /** Threads for usearch work (0: all cores). */
-  threads?: number;
-  /** HNSW build and search breadth; faiss's defaults 40 and 16. */
-  efConstruction?: number;
-  efSearch?: number;
-  /** IVF lists scanned per query by default (faiss: 1). */
-  nprobe?: number;
-  /** k-means iterations (faiss: 25). */
-  kmeansIterations?: number;
-  progress?: (phase: TrainPhase, done: number, total: number) => void;
-  /** IVF centroids (and PQ codebooks) trained beforehand, e.g. on a GPU (see `pretrainIvf`). */
-  trained?: PretrainedIvf;
-}
+import type { TrainOptions } from './train-options.js';
 
 /** Vectors added to an HNSW graph per call, so progress moves during long adds. */
 const HNSW_CHUNK = 10_000;

@@ -9,7 +9,7 @@ import { buildView, declaredViews, languageMap, type BuildContext } from './buil
 import { CollectionImpl } from './catalog.js';
 import type { CollectionConfig } from './config.js';
 import type { CacheSettings } from './content-service.js';
-import type { CollectionsOptions } from './index.js';
+import type { CollectionsOptions } from './options.js';
 import { defaultIsWritable, userCacheRoot } from './sidecar.js';
 import type { View } from './types.js';
 

@@ -2,26 +2,11 @@
  * Document collections: readers (JSONL offset maps, sharded gzip, tar shards, local files),
  * views, the catalog and the content service. See docs/collections.md.
  */
-import type { Logger } from 'pino';
 import { Catalog } from './catalog.js';
 import type { CollectionConfig } from './config.js';
 import { CollectionContentService } from './content-service.js';
-import type { IsWritable } from './sidecar.js';
+import type { CollectionsOptions } from './options.js';
 import type { CollectionCatalog, ContentService } from './types.js';
-
-export interface CollectionsOptions {
-  logger: Logger;
-  /** The app's cache directory (not used for sidecars: they follow the rules in docs/collections.md). */
-  cacheDir: string;
-  /** Draw progress bars instead of log lines. */
-  interactive: boolean;
-  /** The config file's directory: relative paths in the config resolve against it. */
-  baseDir: string;
-  /** Per-user fallback for sidecars; default `$XDG_CACHE_HOME/irserve` (or `~/.cache/irserve`). */
-  userCacheDir?: string;
-  /** Whether a directory accepts new files (tests inject this: root can write anywhere). */
-  isWritable?: IsWritable;
-}
 
 /**
  * Builds the catalog and the content service from validated collection configs. Nothing is read
@@ -46,4 +31,5 @@ export async function createCollections(
 }
 
 export { collectionConfigSchema, type CollectionConfig } from './config.js';
+export type { CollectionsOptions } from './options.js';
 export type * from './types.js';

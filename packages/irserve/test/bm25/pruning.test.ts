@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../../src/engines/bm25/bm25-index.js';
 import { IndexBuilder } from '../../src/engines/bm25/index-builder.js';
-import {
-  maxScoreSearch,
-  type DocFilter,
-  type TopDocs,
-  type WeightedTerm,
-} from '../../src/engines/bm25/max-score.js';
+import { maxScoreSearch } from '../../src/engines/bm25/max-score.js';
+import type { DocFilter, TopDocs, WeightedTerm } from '../../src/engines/bm25/search-types.js';
 import { exhaustiveSearch } from '../../src/engines/bm25/exhaustive.js';
 import { termScore } from '../../src/engines/bm25/scoring.js';
-import { EXHAUSTIVE_MAX_DOCS, searchTopDocs } from '../../src/engines/bm25/top-docs.js';
+import { EXHAUSTIVE_MAX_DOCS } from '../../src/engines/bm25/exhaustive-threshold.js';
+import { searchTopDocs } from '../../src/engines/bm25/top-docs.js';
 import { random } from '../helpers/random.js';
 
 /** Documents over a Zipf-like vocabulary, so some terms are frequent and some rare. */

@@ -1,5 +1,3 @@
-import type { LineSource } from './line-text-view.js';
-
 /** Documents read from the start of a corpus to check its configured fields. */
 const SAMPLE = 20;
 
@@ -12,7 +10,7 @@ const SAMPLE = 20;
  * await missingFields(source, ['text', 'titel']) // ['titel'] when no document has "titel"
  */
 export async function missingFields(
-  source: LineSource,
+  source: { entries?(): AsyncIterable<{ line: string }> },
   fields: readonly string[],
 ): Promise<{ missing: string[]; seen: string[] }> {
   if (!source.entries) return { missing: [], seen: [] };

@@ -19,7 +19,7 @@ import { Analyzer, type AnalysisSettings } from './analyzer.js';
 import { Bm25Index } from './bm25-index.js';
 import { bm25ConfigSchema, parseBm25Config, type Bm25Config } from './config.js';
 import { openIndex } from './index-store.js';
-import type { DocFilter } from './max-score.js';
+import type { DocFilter } from './search-types.js';
 import { denseIntegerIds, scoresObject } from './scores-object.js';
 import { searchTopDocs } from './top-docs.js';
 import { scorePassage, termCounts, weightedQuery } from './query.js';

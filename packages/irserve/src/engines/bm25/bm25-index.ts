@@ -5,10 +5,10 @@
  * a rebuild, and a restart reads the file without a pass over every posting).
  */
 import type { IndexData } from './index-data.js';
-import { createScratch } from './max-score.js';
+import { searchedExhaustively } from './exhaustive-threshold.js';
+import { createScratch } from './search-scratch.js';
 import { ScoringKernel } from './scoring-kernel.js';
 import { idf, impact, normInverseTable, type Bm25Params } from './scoring.js';
-import { searchedExhaustively } from './top-docs.js';
 
 const TERM_CACHE_LIMIT = 100_000;
 

@@ -3,13 +3,7 @@
  * (max-score.ts): where each list is, its weight, and the running sum of the bounds.
  */
 import type { Bm25Index } from './bm25-index.js';
-
-export interface WeightedTerm {
-  /** Term number in the index. */
-  term: number;
-  /** Query-side weight: query term frequency times idf. */
-  weight: number;
-}
+import type { WeightedTerm } from './search-types.js';
 
 /** Bounds are inflated by this factor so rounding in sums never prunes a real candidate. */
 const BOUND_SLACK = 1 + 1e-9;

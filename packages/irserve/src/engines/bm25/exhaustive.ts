@@ -6,9 +6,9 @@
  * MaxScore's windows and bound checks cost more than the postings they skip (see `searchTopDocs`).
  */
 import type { Bm25Index } from './bm25-index.js';
-import type { WeightedTerm } from './cursors.js';
-import type { DocFilter, SearchScratch, TopDocs } from './max-score.js';
 import type { ScoringKernel } from './scoring-kernel.js';
+import type { SearchScratch } from './search-scratch.js';
+import type { DocFilter, TopDocs, WeightedTerm } from './search-types.js';
 import { BucketSelect } from './select.js';
 import { TopKHeap } from './top-k-heap.js';
 

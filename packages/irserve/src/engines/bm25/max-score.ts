@@ -7,55 +7,13 @@
  * exactly the top k of exhaustive scoring, ties going to the lower document number.
  */
 import type { Bm25Index } from './bm25-index.js';
-import { advance, cursorsFor, firstAtOrAfter, type Cursors, type WeightedTerm } from './cursors.js';
-import type { BucketSelect } from './select.js';
+import { advance, cursorsFor, firstAtOrAfter, type Cursors } from './cursors.js';
+import { createScratch, MAX_WINDOW, type SearchScratch } from './search-scratch.js';
+import type { DocFilter, TopDocs, WeightedTerm } from './search-types.js';
 import { TopKHeap } from './top-k-heap.js';
 
-export type { WeightedTerm } from './cursors.js';
-
-/** Keep only documents whose label is `wanted`. */
-export interface DocFilter {
-  labels: Int32Array;
-  wanted: number;
-}
-
-/**
- * Documents and their scores, best first. Plain arrays: a typed array of more than 64 bytes
- * gets a buffer of its own outside V8's heap, about 1.5 µs to allocate (twice that a search
- * at top 100, a tenth of a whole Cranfield query), where these cost a fifth of that.
- */
-export interface TopDocs {
-  docs: number[];
-  scores: number[];
-}
-
-/** Largest window: essential lists are accumulated term by term inside it. */
-export const MAX_WINDOW = 4096;
 /** The first window is small, so the k-th score (and pruning) is known early. */
 const FIRST_WINDOW = 256;
-
-/**
- * Scratch space of one search: window accumulators (all zero between searches) and touched
- * slots, a reusable heap; exhaustive searches add one accumulator per document (when the index
- * has no WebAssembly kernel) and a bucket selection, made on first use.
- */
-export interface SearchScratch {
-  acc: Float64Array;
-  touched: Int32Array;
-  perDoc?: Float64Array;
-  heap?: TopKHeap;
-  /** Exhaustive searches with a large k: the matching documents, selected by buckets. */
-  select?: BucketSelect;
-}
-
-/** Scratch for `maxScoreSearch`; reusable by sequential searches. */
-export function createScratch(): SearchScratch {
-  return {
-    acc: new Float64Array(MAX_WINDOW),
-    touched: new Int32Array(MAX_WINDOW),
-    heap: new TopKHeap(16),
-  };
-}
 
 /**
  * The best `k` documents for `terms` (optionally restricted to one subset label).

@@ -5,7 +5,7 @@
 import type { Analyzer } from './analyzer.js';
 import type { Bm25Index } from './bm25-index.js';
 import { lengthToNorm } from './lucene-norms.js';
-import type { WeightedTerm } from './max-score.js';
+import type { WeightedTerm } from './search-types.js';
 import { termScore } from './scoring.js';
 
 /** Term to count. */

@@ -10,7 +10,7 @@
  * the same, key order included.
  */
 import type { Scores } from '../contract.js';
-import type { TopDocs } from './max-score.js';
+import type { TopDocs } from './search-types.js';
 
 /** Rank positions take the low bits of a sort key (results are capped at 10,000 < 2^14). */
 const RANK_BITS = 14;

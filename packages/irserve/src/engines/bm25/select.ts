@@ -9,7 +9,7 @@
  * sort orders each bucket's few documents. The exhaustive search uses it when k is large for
  * the collection (see `SELECT_DOCS_PER_RESULT`).
  */
-import type { DocFilter, TopDocs } from './max-score.js';
+import type { DocFilter, TopDocs } from './search-types.js';
 import type { ScoringKernel } from './scoring-kernel.js';
 
 /**
