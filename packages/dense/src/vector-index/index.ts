@@ -18,7 +18,3 @@ export type { LoadOptions } from './load.js';
 export { IDS_FILE, MANIFEST_FILE } from './manifest.js';
 export type { Manifest, FileEntry } from './manifest.js';
 export { fromFaiss } from './faiss-import.js';
-// The builder lives in src/build; re-exported here because the engine and its tests build
-// index directories through this barrel.
-export { buildIndex } from '../build/build-index.js';
-export type { BuildIndexOptions, BuildReport } from '../build/build-index.js';

@@ -10,7 +10,7 @@ import type { Federation } from '../federation/federation.js';
 import type { AppMetrics } from '../metrics/prometheus.js';
 import { observedContent } from '../metrics/observed-content.js';
 import { createPipelines } from '../pipeline/lazy-runner.js';
-import { createStore } from '../processors/create-store.js';
+import { createStore } from '../cache/create-store.js';
 import type { EngineTypes } from '../registry/engine-types.js';
 import { buildHttpServer, type HttpOptions } from '../transports/http/server.js';
 import { buildEngineTypes } from './engine-catalog.js';

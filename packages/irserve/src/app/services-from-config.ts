@@ -14,7 +14,7 @@ import {
 import type { AppObserver } from '../metrics/observer.js';
 import { FUSION_ENGINES, RANK_FUSION_ENGINES } from '../engines/fusion/index.js';
 import { buildService } from '../processors/build-service.js';
-import { createStore, isKvStore } from '../processors/create-store.js';
+import { createStore, isKvStore } from '../cache/create-store.js';
 import type { EngineTypes } from '../registry/engine-types.js';
 import { parseEngineConfig } from '../engines/engine-config.js';
 import { ServiceRegistry } from '../registry/service-registry.js';

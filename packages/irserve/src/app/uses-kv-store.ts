@@ -1,5 +1,5 @@
 import type { IrserveConfig } from '../config/schema.js';
-import { isKvStore } from '../processors/create-store.js';
+import { isKvStore } from '../cache/create-store.js';
 
 /**
  * Whether any cache of the config lives in a Redis-protocol store, so the Redis client must be

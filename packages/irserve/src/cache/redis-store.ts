@@ -1,4 +1,4 @@
-import type { CacheStore, CacheStoreOptions } from '../processors/cache-store.js';
+import type { CacheStore, CacheStoreOptions } from './cache-store.js';
 import { decodeValue, encodeValue } from './kv-codec.js';
 import type { KvConnection } from './kv-connection.js';
 

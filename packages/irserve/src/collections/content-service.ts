@@ -3,8 +3,8 @@
  * by default; -1 or 0 disables) keyed by collection, view and id, with single flight.
  */
 import { IrserveError } from '../errors.js';
-import { withCache, type Call } from '../processors/cached.js';
-import { MemoryStore } from '../processors/memory-store.js';
+import { withCache, type Call } from '../cache/cached.js';
+import { MemoryStore } from '../cache/memory-store.js';
 import type { Catalog, CollectionImpl } from './catalog.js';
 import type {
   BytesDocument,

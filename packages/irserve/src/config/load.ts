@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { z } from '../prebundled/zod.js';
 import { IrserveError } from '../errors.js';
-import { formatPath } from '../core/validate.js';
+import { formatPath } from '../util/zod-issues.js';
 import { configSchema, type IrserveConfig } from './schema.js';
-import { closest } from './suggest.js';
+import { closest } from '../util/suggest.js';
 
 /** A configuration that failed validation; `problems` has one line per error with its JSON path. */
 export class ConfigError extends IrserveError {

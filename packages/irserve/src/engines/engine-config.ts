@@ -4,8 +4,8 @@
  * (`config.k1: ...`), unknown keys with a "did you mean".
  */
 import type { z } from 'zod';
-import { closest } from '../config/suggest.js';
-import { formatIssues } from '../core/validate.js';
+import { closest } from '../util/suggest.js';
+import { formatIssues } from '../util/zod-issues.js';
 import { IrserveError } from '../errors.js';
 
 /**

@@ -7,8 +7,8 @@ import type {
   LookupOptions,
 } from '../collections/types.js';
 import { IrserveError } from '../errors.js';
-import type { CacheStore } from '../processors/cache-store.js';
-import { type CacheEntry, withCache } from '../processors/cached.js';
+import type { CacheStore } from '../cache/cache-store.js';
+import { type CacheEntry, withCache } from '../cache/cached.js';
 
 /** Local collections plus those imported from remote instances; local names win. */
 export class FederatedCollections implements CollectionCatalog {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Role } from '../engines/contract.js';
 import type { AppObserver } from '../metrics/observer.js';
-import type { CacheStore } from '../processors/cache-store.js';
+import type { CacheStore } from '../cache/cache-store.js';
 import type { ServiceRegistry } from '../registry/service-registry.js';
 import type { FederatedCollections } from './federated-collections.js';
 import { type ImportEntry, RemoteImport } from './remote-import.js';

@@ -17,9 +17,9 @@ import {
   messageSizeOptions,
 } from '../transports/grpc/proto.js';
 import { onAbort, reasonOf } from '../util/abort-scope.js';
-import { backoffDelay, sleep } from './backoff.js';
-import { timeoutError } from '../processors/deadline.js';
-import { HOPS_HEADER } from './hops.js';
+import { backoffDelay, sleep } from '../util/backoff.js';
+import { timeoutError } from '../util/deadline.js';
+import { HOPS_HEADER } from '../core/hops.js';
 import { type RemoteCallOptions, timeLeft } from './remote-client.js';
 import type { RemoteTransport } from './remote-transport.js';
 

@@ -1,13 +1,12 @@
 import type { InputKind, Role } from '../engines/contract.js';
 import { IrserveError } from '../errors.js';
-import type { BuiltService } from '../processors/build-service.js';
 import { cacheKeyFunction } from '../processors/cache-key.js';
 import type { CacheEvent } from '../metrics/observer.js';
-import type { CacheStore } from '../processors/cache-store.js';
-import { type CacheEntry, type Call, withCache } from '../processors/cached.js';
+import type { CacheStore } from '../cache/cache-store.js';
+import { type CacheEntry, type Call, withCache } from '../cache/cached.js';
 import { checkResults } from '../processors/check-results.js';
 import { unwrapItem } from '../processors/item-failure.js';
-import type { CallOptions, RoleIO } from '../registry/types.js';
+import type { BuiltService, CallOptions, RoleIO } from '../registry/types.js';
 import type { RemoteTransport } from './remote-transport.js';
 
 const PATHS: Record<Role, string> = {
@@ -82,7 +81,7 @@ export function buildRelayService<R extends Role>(spec: RelaySpec<R>): BuiltServ
   type Req = RoleIO[R]['request'];
   type Res = RoleIO[R]['result'];
   const { client, role, name } = spec;
-  const relay: Call<Req, Res> = async (request, options?: CallOptions) => {
+  const relay: Call<Req, Res, CallOptions> = async (request, options?: CallOptions) => {
     const body = await client.post(PATHS[role], toWire(role, name, request), {
       requestId: options?.requestId,
       hops: options?.hops ?? 0,
@@ -122,9 +121,9 @@ export function buildRelayService<R extends Role>(spec: RelaySpec<R>): BuiltServ
 
 /** The call, reporting each duration and outcome (for the relay metrics). */
 function timedCall<Req, Res>(
-  call: Call<Req, Res>,
+  call: Call<Req, Res, CallOptions>,
   onCall: (seconds: number, ok: boolean) => void,
-): Call<Req, Res> {
+): Call<Req, Res, CallOptions> {
   return async (request, options) => {
     const started = performance.now();
     let ok = false;

@@ -1,12 +1,12 @@
 import { Pool, errors as undiciErrors } from 'undici';
-import { HOPS_HEADER } from './hops.js';
+import { HOPS_HEADER } from '../core/hops.js';
 import type { Logger } from 'pino';
 import { IrserveError, isPassedThroughCode } from '../errors.js';
 import { REQUEST_ID_HEADER } from '../core/request-id.js';
 import { TIMEOUT_HEADER } from '../core/request-deadline.js';
-import { timeoutError } from '../processors/deadline.js';
+import { timeoutError } from '../util/deadline.js';
 import { abortSignalOf, reasonOf, type Abortable } from '../util/abort-scope.js';
-import { backoffDelay, sleep } from './backoff.js';
+import { backoffDelay, sleep } from '../util/backoff.js';
 
 export interface RemoteClientOptions {
   /** Base URL of the remote instance, e.g. `http://gpu-1:8000`. */
@@ -274,4 +274,4 @@ function errorCode(text: string): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-export { HOPS_HEADER, MAX_HOPS } from './hops.js';
+export { HOPS_HEADER, MAX_HOPS } from '../core/hops.js';

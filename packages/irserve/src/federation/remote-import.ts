@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { ROLES, type Role } from '../engines/contract.js';
-import type { CacheStore } from '../processors/cache-store.js';
+import type { CacheStore } from '../cache/cache-store.js';
 import type { ServiceRegistry } from '../registry/service-registry.js';
-import { backoffDelay } from './backoff.js';
+import { backoffDelay } from '../util/backoff.js';
 import type { FederatedCollections } from './federated-collections.js';
 import { remoteCollection } from './remote-collection.js';
 import { parseAvail } from './remote-avail.js';

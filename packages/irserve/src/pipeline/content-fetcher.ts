@@ -6,7 +6,7 @@ import type {
 } from '../collections/types.js';
 import type { Passage } from '../engines/contract.js';
 import { IrserveError } from '../errors.js';
-import { deadlineSignal } from '../processors/deadline.js';
+import { deadlineSignal } from '../util/deadline.js';
 import { raceAbort, type Abortable } from '../util/abort-scope.js';
 import type { CallOptions } from '../registry/types.js';
 import type { BoundRerank } from './bound.js';

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { Scores } from '../engines/contract.js';
 import { hashKey } from '../processors/cache-key.js';
-import { withCache, type CacheEntry } from '../processors/cached.js';
-import { MemoryStore } from '../processors/memory-store.js';
-import type { CacheStore } from '../processors/cache-store.js';
+import { withCache, type CacheEntry } from '../cache/cached.js';
+import { MemoryStore } from '../cache/memory-store.js';
+import type { CacheStore } from '../cache/cache-store.js';
 import type { CallOptions, ServiceResult } from '../registry/types.js';
 import type { Plan } from './plan.js';
 import type { PipelineRequest } from './request-schema.js';

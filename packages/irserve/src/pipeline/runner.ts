@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { CacheStore } from '../processors/cache-store.js';
-import type { CacheEntry } from '../processors/cached.js';
+import type { CacheStore } from '../cache/cache-store.js';
+import type { CacheEntry } from '../cache/cached.js';
 import type { CollectionCatalog, ContentService } from '../collections/types.js';
 import type { PipelineRunner } from '../core/app-core.js';
 import { parseRequest } from '../core/validate.js';
@@ -12,7 +12,7 @@ import { validatePipelineAliases } from './aliases.js';
 import { bindPlan } from './bind.js';
 import { BoundPlans } from './bound-plans.js';
 import type { BoundPipeline } from './bound.js';
-import { SharedDeadlines } from '../processors/shared-deadlines.js';
+import { SharedDeadlines } from '../util/shared-deadlines.js';
 import { ContentFetcher, InlinePassages } from './content-fetcher.js';
 import { runSeq } from './execute.js';
 import { createPipelineCall, pipelineKey, type PipelineValue } from './pipeline-cache.js';

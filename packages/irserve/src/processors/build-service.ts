@@ -1,15 +1,15 @@
 import type { Logger } from 'pino';
 import type { Capability, Engine, InputKind, Scores } from '../engines/contract.js';
 import type { CacheEvent, ServiceObserver } from '../metrics/observer.js';
-import type { CallOptions, RoleIO, Service } from '../registry/types.js';
+import type { BuiltService, CallOptions, RoleIO, Service } from '../registry/types.js';
 import { Batcher } from './batcher.js';
 import { cacheKeyFunction } from './cache-key.js';
-import type { CacheStore } from './cache-store.js';
-import { type CacheEntry, type Call, withCache } from './cached.js';
-import { deadlineSignal, type DeadlineSignal } from './deadline.js';
+import type { CacheStore } from '../cache/cache-store.js';
+import { type CacheEntry, type Call, withCache } from '../cache/cached.js';
+import { deadlineSignal, type DeadlineSignal } from '../util/deadline.js';
 import { type CheckedBatchCall, dedupeBatch, engineBatchCall } from './engine-call.js';
 import { unwrapItem } from './item-failure.js';
-import type { SharedDeadlineSignal } from './shared-deadlines.js';
+import type { SharedDeadlineSignal } from '../util/shared-deadlines.js';
 import type { Abortable } from '../util/abort-scope.js';
 
 export type ProcessorKind = 'batch' | 'single' | 'minimal';
@@ -64,11 +64,6 @@ function observed<A extends unknown[], T>(
       },
     );
   };
-}
-
-/** A service plus what the app needs to shut it down. */
-export interface BuiltService<R extends Capability> extends Service<R> {
-  close(): Promise<void>;
 }
 
 const now = () => Date.now() / 1000;
@@ -186,7 +181,7 @@ function withDeadline<R extends Capability>(
   run: Run<R>,
   timeoutMs: number | undefined,
   what: string,
-): Call<RoleIO[R]['request'], RoleIO[R]['result']> {
+): Call<RoleIO[R]['request'], RoleIO[R]['result'], CallOptions> {
   return async (request, options) => {
     const at = effectiveDeadline(options, timeoutMs);
     const shared =
@@ -206,7 +201,7 @@ function withDeadline<R extends Capability>(
 function checkedFirst<R extends Capability>(
   engine: Engine,
   role: R,
-  call: Call<RoleIO[R]['request'], RoleIO[R]['result']>,
+  call: Call<RoleIO[R]['request'], RoleIO[R]['result'], CallOptions>,
 ): Service<R>['call'] {
   const check = engine.checkRequest?.bind(engine);
   if (!check) return call;

@@ -1,4 +1,4 @@
-import { closest } from '../config/suggest.js';
+import { closest } from '../util/suggest.js';
 import { type EngineClass, capabilitiesOf, isEngineClass } from '../engines/contract.js';
 
 /** Engine classes by name (built-ins, installed extras and `file_imports`). One per app. */

@@ -1,7 +1,6 @@
 import type { Capability } from '../engines/contract.js';
 import { IrserveError } from '../errors.js';
-import type { BuiltService } from '../processors/build-service.js';
-import type { Service, ServiceLookup } from './types.js';
+import type { BuiltService, Service, ServiceLookup } from './types.js';
 
 /** The app's services by (role, name). An instance per app: no module-level state. */
 export class ServiceRegistry implements ServiceLookup {

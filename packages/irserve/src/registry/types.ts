@@ -13,8 +13,9 @@ import type {
   SearchRequest,
   SparseVector,
 } from '../engines/contract.js';
+import type { CachedResult } from '../cache/cached.js';
 import type { Abortable } from '../util/abort-scope.js';
-import type { SharedDeadlines } from '../processors/shared-deadlines.js';
+import type { SharedDeadlines } from '../util/shared-deadlines.js';
 
 /** Request and result types of each role and extra capability. */
 export interface RoleIO {
@@ -49,14 +50,8 @@ export interface CallOptions {
   deadlines?: SharedDeadlines;
 }
 
-/** What a service call returns. */
-export interface ServiceResult<T> {
-  value: T;
-  /** True when served from the cache. */
-  cached: boolean;
-  /** Unix time in seconds (fractional) when the value was computed. */
-  timestamp: number;
-}
+/** What a service call returns: the value, whether the cache served it, and when it was computed. */
+export type ServiceResult<T> = CachedResult<T>;
 
 /** A registered service for one role (or extra capability). */
 export interface Service<R extends Capability = Role> {
@@ -83,6 +78,11 @@ export interface Service<R extends Capability = Role> {
    * (remotes).
    */
   checkedKeys?(scores: object): readonly string[] | undefined;
+}
+
+/** A service plus what the app needs to shut it down. */
+export interface BuiltService<R extends Capability> extends Service<R> {
+  close(): Promise<void>;
 }
 
 export interface ServiceLookup {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KvConnection } from '../../src/cache/kv-connection.js';
 import { decodeValue, encodeValue } from '../../src/cache/kv-codec.js';
 import { RedisStore } from '../../src/cache/redis-store.js';
-import { cacheStoreSuite } from '../processors/cache-store.suite.js';
+import { cacheStoreSuite } from './cache-store.suite.js';
 import { quietLogger } from '../helpers/logger.js';
 import { RedisServer, redisAvailable } from '../helpers/redis.js';
 

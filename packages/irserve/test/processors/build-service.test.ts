@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Engine, ScoreRequest, Scores, SearchRequest } from '../../src/engines/contract.js';
 import { buildService, type ServiceSpec } from '../../src/processors/build-service.js';
-import type { CacheStore } from '../../src/processors/cache-store.js';
-import type { CacheEntry } from '../../src/processors/cached.js';
-import { MemoryStore } from '../../src/processors/memory-store.js';
+import type { CacheStore } from '../../src/cache/cache-store.js';
+import type { CacheEntry } from '../../src/cache/cached.js';
+import { MemoryStore } from '../../src/cache/memory-store.js';
 import type { Role } from '../../src/engines/contract.js';
 import { quietLogger } from '../helpers/logger.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AbortScope, onAbort, raceAbort } from '../../src/util/abort-scope.js';
-import { deadlineSignal } from '../../src/processors/deadline.js';
+import { deadlineSignal } from '../../src/util/deadline.js';
 import { countAbortControllers } from '../helpers/count-abort-controllers.js';
 
 describe('AbortScope', () => {

@@ -4,8 +4,8 @@
  * Each engine extends `apiConfigFields` with its own fields in one strict zod object.
  */
 import { z } from '../../prebundled/zod.js';
-import { closest } from '../../config/suggest.js';
-import { formatPath } from '../../core/validate.js';
+import { closest } from '../../util/suggest.js';
+import { formatPath } from '../../util/zod-issues.js';
 import { IrserveError } from '../../errors.js';
 import type { EngineInit } from '../contract.js';
 import type { ApiHttpOptions } from './api-http.js';

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { Pool, errors as undiciErrors } from 'undici';
 import { IrserveError } from '../../errors.js';
 import { onAbort, reasonOf } from '../../util/abort-scope.js';
-import { backoffDelay, sleep } from '../../federation/backoff.js';
+import { backoffDelay, sleep } from '../../util/backoff.js';
 import { Limiter } from './limiter.js';
 import { displayUrl, redact } from './redact.js';
 import { retryAfterMs } from './retry-after.js';

@@ -1,7 +1,7 @@
 import type { Metadata } from '@grpc/grpc-js';
 import { REQUEST_ID_HEADER, acceptRequestId } from '../../core/request-id.js';
 import { IrserveError } from '../../errors.js';
-import { HOPS_HEADER, MAX_HOPS } from '../../federation/hops.js';
+import { HOPS_HEADER, MAX_HOPS } from '../../core/hops.js';
 
 /** Metadata key carrying the catalog code of an error, so irserve clients keep it exactly. */
 export const ERROR_CODE_KEY = 'x-irserve-error-code';

@@ -14,7 +14,7 @@ import { IrserveError } from '../../errors.js';
 import { REQUEST_ID_HEADER } from '../../core/request-id.js';
 import { authorizationOf, hopsOf, requestIdOf } from './call-context.js';
 import type { AppMetrics } from '../../metrics/prometheus.js';
-import { serviceLabel } from '../../metrics/service-label.js';
+import { serviceLabel } from '../service-label.js';
 import { DEFAULT_MAX_MESSAGE_MB, loadRoutirProto, messageSizeOptions } from './proto.js';
 import { OPEN_RPCS, RPCS, type Rpc, type RpcName } from './rpcs.js';
 import { acceptLegacyMessages, undecodableReason } from './legacy-score.js';

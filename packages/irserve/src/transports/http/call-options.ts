@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TIMEOUT_HEADER, parseTimeoutHeader } from '../../core/request-deadline.js';
 import { IrserveError } from '../../errors.js';
-import { HOPS_HEADER, MAX_HOPS } from '../../federation/hops.js';
+import { HOPS_HEADER, MAX_HOPS } from '../../core/hops.js';
 import type { CallOptions } from '../../registry/types.js';
 import { AbortScope } from '../../util/abort-scope.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppCore } from '../../core/app-core.js';
 import type { AppMetrics } from '../../metrics/prometheus.js';
-import { serviceLabel } from '../../metrics/service-label.js';
+import { serviceLabel } from '../service-label.js';
 
 /** Records one answered HTTP request: its route template, parsed body, path params and status. */
 export type RequestObserver = (

@@ -1,4 +1,4 @@
-import type { Abortable } from '../util/abort-scope.js';
+import type { Abortable } from './abort-scope.js';
 import { deadlineSignal, timeoutError, type DeadlineSignal } from './deadline.js';
 
 /** One signal shared by the calls of a request with the same deadline and parent. */

@@ -1,9 +1,30 @@
 import { knownIrserveError } from '../errors.js';
-import type { CallOptions, ServiceResult } from '../registry/types.js';
+import type { Abortable } from '../util/abort-scope.js';
 import type { CacheStore } from './cache-store.js';
 
-/** A service call: the shape every processor wrapper takes and returns. */
-export type Call<Req, Res> = (request: Req, options?: CallOptions) => Promise<ServiceResult<Res>>;
+/** A call's result as the cache hands it on. */
+export interface CachedResult<T> {
+  value: T;
+  /** True when served from the cache. */
+  cached: boolean;
+  /** Unix time in seconds (fractional) when the value was computed. */
+  timestamp: number;
+}
+
+/** What the cache reads of a call's options; the rest pass through to the wrapped call. */
+export interface CallerOptions {
+  /** Aborted: the caller went away (a follower of a shared computation stops waiting). */
+  signal?: Abortable | undefined;
+}
+
+/**
+ * A call the cache wraps and returns: a service call (with the registry's `CallOptions`), a
+ * content lookup, a relayed call.
+ */
+export type Call<Req, Res, Options extends CallerOptions = CallerOptions> = (
+  request: Req,
+  options?: Options,
+) => Promise<CachedResult<Res>>;
 
 /** What a cache stores per key: the value and when it was computed. */
 export interface CacheEntry<T> {
@@ -22,10 +43,10 @@ export interface CacheWrapperOptions<Req, Res> {
 }
 
 /** A cached call, and its hit path without a promise (in-process stores only). */
-export interface CachedCall<Req, Res> {
-  call: Call<Req, Res>;
+export interface CachedCall<Req, Res, Options extends CallerOptions> {
+  call: Call<Req, Res, Options>;
   /** The cached result when the store holds it and can answer at once; else undefined. */
-  cachedNow: (request: Req) => ServiceResult<Res> | undefined;
+  cachedNow: (request: Req) => CachedResult<Res> | undefined;
 }
 
 /**
@@ -33,14 +54,14 @@ export interface CachedCall<Req, Res> {
  * computed once even when many identical requests arrive together (single flight); errors are
  * never cached. A failing store never fails a request.
  */
-export function withCache<Req, Res>(
-  next: Call<Req, Res>,
+export function withCache<Req, Res, Options extends CallerOptions = CallerOptions>(
+  next: Call<Req, Res, Options>,
   options: CacheWrapperOptions<Req, Res>,
-): CachedCall<Req, Res> {
-  const inFlight = new Map<string, Promise<ServiceResult<Res>>>();
+): CachedCall<Req, Res, Options> {
+  const inFlight = new Map<string, Promise<CachedResult<Res>>>();
   const { key } = options;
   const hit = (cacheKey: string) => hitNow(options, cacheKey);
-  const lead = (cacheKey: string, request: Req, callOptions?: CallOptions) => {
+  const lead = (cacheKey: string, request: Req, callOptions?: Options) => {
     const promise = lookupOrCompute(options, next, cacheKey, request, callOptions).finally(() =>
       inFlight.delete(cacheKey),
     );
@@ -71,7 +92,7 @@ export function withCache<Req, Res>(
 function hitNow<Req, Res>(
   { store, onLookup }: CacheWrapperOptions<Req, Res>,
   cacheKey: string,
-): ServiceResult<Res> | undefined {
+): CachedResult<Res> | undefined {
   const now = store.getNow?.(cacheKey);
   if (now === undefined) return undefined;
   onLookup?.('hit');
@@ -79,13 +100,13 @@ function hitNow<Req, Res>(
 }
 
 /** The stored entry for `cacheKey`, or the call's result, stored. A failing store is skipped. */
-async function lookupOrCompute<Req, Res>(
+async function lookupOrCompute<Req, Res, Options extends CallerOptions>(
   { store, onStoreError, onLookup }: CacheWrapperOptions<Req, Res>,
-  next: Call<Req, Res>,
+  next: Call<Req, Res, Options>,
   cacheKey: string,
   request: Req,
-  callOptions?: CallOptions,
-): Promise<ServiceResult<Res>> {
+  callOptions?: Options,
+): Promise<CachedResult<Res>> {
   let hit: CacheEntry<Res> | undefined;
   try {
     hit = await store.get(cacheKey);

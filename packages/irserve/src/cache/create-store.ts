@@ -1,8 +1,8 @@
-import type { KvPool } from '../cache/kv-connection.js';
-import { kvKwargsSchema } from '../cache/kv-options.js';
-import { DEFAULT_PREFIX, RedisStore } from '../cache/redis-store.js';
-import { parseKvUrl, redactKvUrl } from '../cache/kv-url.js';
-import { formatIssues } from '../core/validate.js';
+import type { KvPool } from './kv-connection.js';
+import { kvKwargsSchema } from './kv-options.js';
+import { DEFAULT_PREFIX, RedisStore } from './redis-store.js';
+import { parseKvUrl, redactKvUrl } from './kv-url.js';
+import { formatIssues } from '../util/zod-issues.js';
 import { IrserveError } from '../errors.js';
 import type { CacheStore } from './cache-store.js';
 import { type EvictionListener, MemoryStore } from './memory-store.js';

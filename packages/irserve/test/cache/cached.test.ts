@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IrserveError } from '../../src/errors.js';
-import { withCache } from '../../src/processors/cached.js';
-import { MemoryStore } from '../../src/processors/memory-store.js';
+import { withCache } from '../../src/cache/cached.js';
+import { MemoryStore } from '../../src/cache/memory-store.js';
 
 describe('withCache single flight', () => {
   it('a follower computes for itself when the leading caller left', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CacheStore, CacheStoreOptions } from '../../src/processors/cache-store.js';
+import type { CacheStore, CacheStoreOptions } from '../../src/cache/cache-store.js';
 
 /**
  * The conformance suite every cache store runs (STYLE item 1). `make` builds a fresh, empty store.

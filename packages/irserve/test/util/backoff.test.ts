@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, sleep } from '../../src/federation/backoff.js';
+import { backoffDelay, sleep } from '../../src/util/backoff.js';
 
 describe('backoffDelay', () => {
   it('grows from the base with full jitter and stays under the cap', () => {

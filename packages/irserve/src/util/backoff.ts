@@ -1,4 +1,4 @@
-import { onAbort, reasonOf, type Abortable } from '../util/abort-scope.js';
+import { onAbort, reasonOf, type Abortable } from './abort-scope.js';
 
 /**
  * Delay before retry number `attempt` (0-based): exponential from `baseMs`, capped at `capMs`,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IrserveError } from '../../src/errors.js';
-import { SharedDeadlines } from '../../src/processors/shared-deadlines.js';
+import { SharedDeadlines } from '../../src/util/shared-deadlines.js';
 
 beforeEach(() => {
   vi.useFakeTimers();

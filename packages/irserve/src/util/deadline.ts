@@ -1,5 +1,5 @@
 import { IrserveError } from '../errors.js';
-import { AbortScope, onAbort, type Abortable } from '../util/abort-scope.js';
+import { AbortScope, onAbort, type Abortable } from './abort-scope.js';
 
 /** What aborts at a deadline, or with a parent; `dispose` releases its timer. */
 export interface DeadlineSignal {

@@ -1,4 +1,4 @@
-import { MemoryStore } from '../../src/processors/memory-store.js';
+import { MemoryStore } from '../../src/cache/memory-store.js';
 import { cacheStoreSuite } from './cache-store.suite.js';
 
 cacheStoreSuite('MemoryStore', async (options) => new MemoryStore(options));

@@ -1,7 +1,7 @@
 /**
  * The cache store interface (spec "Caching": get, put, remove, clear, length).
  * Capacity -1 means unlimited; ttl -1 means no expiry. Every store runs the conformance suite in
- * `test/processors/cache-store.suite.ts`.
+ * `test/cache/cache-store.suite.ts`.
  */
 export interface CacheStore<V = unknown> {
   /** The value, or undefined on a miss or after expiry. */
