@@ -29,6 +29,8 @@ import { mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { seeded } from './lib/random.mjs';
+import { spladeCorpus } from './lib/splade-corpus.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -61,8 +63,6 @@ const VOCAB = Number(values.vocab);
 const TERMS = Number(values.terms);
 const TOPICAL = values.corpus !== 'iid';
 const TOPICS = Number(values.topics ?? Math.max(1, Math.round(N / 250)));
-const TOPIC_TERMS = 200;
-const TOPIC_SHARE = 0.4;
 
 const dist = new URL('../packages/sparse/dist/', import.meta.url);
 const load = (path) => import(new URL(path, dist).href);
@@ -81,71 +81,14 @@ const { impactOrderedSearch, impactOrderedScratch } = await load('search/impact-
 const { queryTerms } = await load('search/query-terms.js');
 const { boundSearch } = await load('engine/strategies.js');
 
-/** mulberry32 */
-function seeded(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = seeded(Number(values.seed));
-const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-
-/** Vose's alias table for Zipf(1) over ranks 0..VOCAB-1: O(1) draws. */
-function zipfSampler() {
-  const p = Float64Array.from({ length: VOCAB }, (_, r) => 1 / (r + 1));
-  const total = p.reduce((a, b) => a + b, 0);
-  const prob = new Float64Array(VOCAB);
-  const alias = new Int32Array(VOCAB);
-  const scaled = Float64Array.from(p, (x) => (x / total) * VOCAB);
-  const small = [];
-  const large = [];
-  scaled.forEach((x, i) => (x < 1 ? small : large).push(i));
-  while (small.length && large.length) {
-    const s = small.pop();
-    const l = large.pop();
-    prob[s] = scaled[s];
-    alias[s] = l;
-    scaled[l] = scaled[l] + scaled[s] - 1;
-    (scaled[l] < 1 ? small : large).push(l);
-  }
-  for (const i of [...small, ...large]) prob[i] = 1;
-  return () => {
-    const i = Math.floor(random() * VOCAB);
-    return random() < prob[i] ? i : alias[i];
-  };
-}
-const zipf = zipfSampler();
-const idfWeight = (rank, spread) =>
-  Math.min(3.5, (0.15 + 0.3 * Math.log1p(rank / 30)) * Math.exp(spread * gaussian()));
-
-/** Each topic's tokens: mid- and low-frequency ranks (a topic is not about "the"). */
-const topicTerms = Array.from({ length: TOPICAL ? TOPICS : 0 }, () => {
-  const terms = new Set();
-  while (terms.size < TOPIC_TERMS) {
-    const rank = zipf();
-    if (rank >= 100) terms.add(rank);
-  }
-  return [...terms];
+const corpusModel = spladeCorpus({
+  random,
+  vocab: VOCAB,
+  terms: TERMS,
+  topics: TOPICAL ? TOPICS : 0,
 });
-
-function passageVector() {
-  const vector = {};
-  const count = Math.max(20, Math.round(TERMS + 25 * gaussian()));
-  const topic = TOPICAL ? topicTerms[Math.floor(random() * TOPICS)] : undefined;
-  let size = 0;
-  for (let guard = 0; size < count && guard < count * 4; guard++) {
-    const rank =
-      topic && random() < TOPIC_SHARE ? topic[Math.floor(random() * topic.length)] : zipf();
-    if (vector[`t${rank}`] === undefined) size++;
-    vector[`t${rank}`] = Math.round(idfWeight(rank, 0.5) * 1000) / 1000;
-  }
-  return vector;
-}
+const passageVector = () => corpusModel.passageVector();
 
 async function writeCorpus(path) {
   const file = await open(path, 'w');
@@ -167,18 +110,9 @@ async function writeCorpus(path) {
 }
 
 function queryVectors(sources) {
-  return Array.from({ length: QUERIES }, (_, q) => {
-    const source = Object.keys(sources[q % sources.length]);
-    const vector = {};
-    const count = 25 + Math.floor(random() * 16);
-    for (let size = 0; size < count;) {
-      const rank =
-        random() < 0.5 ? Number(source[Math.floor(random() * source.length)].slice(1)) : zipf();
-      if (vector[`t${rank}`] === undefined) size++;
-      vector[`t${rank}`] = idfWeight(rank, 0.4);
-    }
-    return vector;
-  });
+  return Array.from({ length: QUERIES }, (_, q) =>
+    corpusModel.queryVector(sources[q % sources.length]),
+  );
 }
 
 /**

@@ -8,8 +8,9 @@ const load = (path) => import(new URL(path, dist).href);
 /**
  * Returns `open()`, which makes a new (not yet started) BM25 engine over the same collection
  * and index directory each time: the first start builds the index, later ones reload it.
+ * `config` adds to (or overrides) the engine's config.
  */
-export async function bm25Over({ corpus, idField = 'id', dir, logger }) {
+export async function bm25Over({ corpus, idField = 'id', dir, logger, config: extra = {} }) {
   const { createCollections, collectionConfigSchema } = await load('collections/index.js');
   const { BM25 } = await load('engines/bm25/index.js');
   const collection = collectionConfigSchema.parse({
@@ -39,6 +40,6 @@ export async function bm25Over({ corpus, idField = 'id', dir, logger }) {
     configDir: dir,
     interactive: false,
   };
-  const config = { collection: 'c', index_path: join(dir, 'idx') };
+  const config = { collection: 'c', index_path: join(dir, 'idx'), ...extra };
   return { open: () => new BM25({ name: 'bm25', config, context }) };
 }

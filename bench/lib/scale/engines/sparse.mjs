@@ -1,0 +1,44 @@
+// bench/scale.mjs's learned-sparse rows: irserve-build-sparse-index over the encoded corpus
+// (with the impact-ordered lists, so that every strategy can be served), then one serving run
+// per strategy.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { diskBytes, lastJsonLine, runMeasured } from '../measure.mjs';
+
+const BUILDER = new URL(
+  '../../../../packages/sparse/bin/irserve-build-sparse-index.js',
+  import.meta.url,
+).pathname;
+const CHILD = new URL('./sparse-child.mjs', import.meta.url).pathname;
+const STRATEGIES = ['exhaustive', 'bmp', 'max-score', 'block-max', 'impact-ordered'];
+
+export const sparse = {
+  name: 'sparse',
+  corpus: 'sparse',
+  async run({ corpus, work, ks, log, options }) {
+    const index = join(work, 'sparse-index');
+    log('sparse: building');
+    const built = await runMeasured(process.execPath, [
+      BUILDER,
+      corpus.corpus,
+      index,
+      '--impact_ordered',
+    ]);
+    const build = {
+      seconds: built.seconds,
+      peakRssBytes: built.peakRssBytes,
+      indexBytes: await diskBytes(index),
+    };
+    const strategies = options.strategies ?? STRATEGIES;
+    const rows = [];
+    for (const search of strategies) {
+      log(`sparse: serving (${search})`);
+      const spec = join(work, `sparse-${search}.json`);
+      const config = { search, prepare: 'background' };
+      await writeFile(spec, JSON.stringify({ index, queries: corpus.queries, ks, config, work }));
+      const served = await runMeasured(process.execPath, [CHILD, spec]);
+      rows.push({ variant: search, build, ...lastJsonLine(served.stdout) });
+    }
+    return rows;
+  },
+};
