@@ -1,4 +1,5 @@
 import type { KvPool } from '../cache/kv-connection.js';
+import { engineIsUp } from '../core/availability.js';
 import type { Engine } from '../engines/contract.js';
 import type { Federation } from '../federation/federation.js';
 
@@ -29,7 +30,7 @@ export function healthReport(
   const ok =
     stores.every((store) => store.state !== 'down') &&
     imports.every((remote) => remote.state === 'up') &&
-    backends.every((backend) => backend.state === 'up');
+    backends.every(engineIsUp);
   return {
     status: ok ? 'ok' : 'degraded',
     ready: lifecycle.state === 'ready',

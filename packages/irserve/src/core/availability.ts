@@ -11,14 +11,25 @@ import type { AppCore } from './app-core.js';
 
 const CAPABILITIES = Object.keys(CAPABILITY_METHOD) as Capability[];
 
-interface EngineHealth {
+export interface EngineHealth {
   service?: unknown;
   state?: unknown;
 }
 
 /**
- * Services whose back-end is not up (down, connecting or closed), sorted, from a `/health`
- * report's `engines`.
+ * Whether an engine's `/health` entry lets it answer: an entry without `state` reports other
+ * things (an LSR index's `prepared`, a GGUF model's `loaded`) and is up; with one, only `up` is.
+ *
+ * @example engineIsUp({ prepared: 'ready' }) // true
+ * @example engineIsUp({ state: 'connecting' }) // false
+ */
+export function engineIsUp(health: EngineHealth): boolean {
+  return health.state === undefined || health.state === 'up';
+}
+
+/**
+ * Services whose engine says it cannot answer (a back-end down, connecting or closed; a damaged
+ * index), sorted, from a `/health` report's `engines`.
  *
  * @example
  * unavailableServices({ engines: [{ service: 'pg', state: 'down' }] }) // ['pg']
@@ -26,7 +37,7 @@ interface EngineHealth {
 export function unavailableServices(report: Record<string, unknown>): string[] {
   const engines = Array.isArray(report.engines) ? (report.engines as EngineHealth[]) : [];
   return engines
-    .filter((engine) => engine.state !== 'up' && typeof engine.service === 'string')
+    .filter((engine) => !engineIsUp(engine) && typeof engine.service === 'string')
     .map((engine) => engine.service as string)
     .sort();
 }

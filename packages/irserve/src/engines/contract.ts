@@ -161,7 +161,11 @@ export interface Engine {
    * them to its catalog after constructing the engines. Local collections of the same name win.
    */
   provideCollections?(): Collection[];
-  /** The engine's own state for `/health` (a back-end that is down); listed under `engines`. */
+  /**
+   * The engine's own state for `/health`, listed under `engines`. `state` other than `up` (a
+   * back-end `down`, an index `damaged`) takes the service out of `/avail` and fails
+   * `/health?service=`; without `state` the entry only informs.
+   */
   health?(): Record<string, unknown>;
 }
 

@@ -24,6 +24,16 @@ class Remote {
   }
 }
 
+/** An engine whose health only informs (no `state`), as LSR's `prepared` or GGUF's `loaded`. */
+class Informing {
+  async searchBatch(requests: SearchRequest[]) {
+    return requests.map(() => ({ d1: 1 }));
+  }
+  health() {
+    return { prepared: 'ready' };
+  }
+}
+
 describe('availability of back-end services', () => {
   let app: App;
   const get = async (url: string) => {
@@ -39,9 +49,10 @@ describe('availability of back-end services', () => {
           { name: 'up-svc', engine: 'Remote' },
           { name: 'down-svc', engine: 'Remote' },
           { name: 'plain', engine: 'ConstSearch' },
+          { name: 'informing', engine: 'Informing' },
         ],
       },
-      { engines: [...TEST_ENGINES, Remote] },
+      { engines: [...TEST_ENGINES, Remote, Informing] },
     );
   });
   afterAll(async () => {
@@ -60,7 +71,21 @@ describe('availability of back-end services', () => {
     expect(health.body.engines).toEqual([
       { service: 'up-svc', backend: 'Remote at r:1', state: 'up' },
       { service: 'down-svc', backend: 'Remote at r:1', state: 'down' },
+      { service: 'informing', prepared: 'ready' },
     ]);
+  });
+
+  it('counts an engine whose health has no state as up (issue 39, item 3)', async () => {
+    Remote.states.set('down-svc', 'up');
+    try {
+      expect((await get('/avail')).body.unavailable).toEqual([]);
+      expect((await get('/health')).body.status).toBe('ok');
+      const informing = await get('/health?service=informing');
+      expect(informing.status).toBe(200);
+      expect(informing.body.service).toEqual({ name: 'informing', available: true });
+    } finally {
+      Remote.states.set('down-svc', 'down');
+    }
   });
 
   it('answers /health?service= with 503 for that service only', async () => {

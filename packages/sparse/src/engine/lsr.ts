@@ -84,9 +84,13 @@ export class LSR extends BaseEngine {
     );
   }
 
-  /** Whether the index is checked and the search bounds derived (`prepare: background`). */
+  /**
+   * Whether the index is checked and the search bounds derived (`prepare: background`); a
+   * damaged index takes the service down (it refuses every request).
+   */
   health(): Record<string, unknown> {
-    return { prepared: this.#damage ? 'damaged' : this.#prepared ? 'ready' : 'in progress' };
+    if (this.#damage) return { state: 'down', prepared: 'damaged' };
+    return { state: 'up', prepared: this.#prepared ? 'ready' : 'in progress' };
   }
 
   async close(): Promise<void> {

@@ -59,7 +59,10 @@ describe('LSR start-up checks', () => {
         await vi.waitFor(async () => {
           const health = await app.http.inject({ method: 'GET', url: '/health?service=lsr' });
           expect(JSON.stringify(health.json())).toContain('damaged');
+          expect(health.statusCode).toBe(503);
         });
+        const avail = await app.http.inject({ method: 'GET', url: '/avail' });
+        expect(avail.json().unavailable).toEqual(['lsr']);
         const reply = await post(app, '/search', { service: 'lsr', query: 'jet', limit: 3 });
         expect(reply.status).toBe(500);
         expect(reply.body).toMatchObject({ code: 'ERR_ENGINE' });
@@ -99,6 +102,12 @@ describe('LSR start-up checks', () => {
         const health = await app.http.inject({ method: 'GET', url: '/health?service=lsr' });
         expect(JSON.stringify(health.json())).toContain('"prepared":"ready"');
       });
+      // Issue 39, item 3: a sound LSR service is available (it was listed as down forever).
+      const health = await app.http.inject({ method: 'GET', url: '/health?service=lsr' });
+      expect(health.statusCode).toBe(200);
+      expect(health.json().status).toBe('ok');
+      const avail = await app.http.inject({ method: 'GET', url: '/avail' });
+      expect(avail.json().unavailable).toEqual([]);
     } finally {
       await app.close();
     }
