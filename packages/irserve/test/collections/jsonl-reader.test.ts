@@ -7,6 +7,7 @@ import { defaultIsWritable, hash16 } from '../../src/collections/sidecar.js';
 import { context, jsonl, useTempDirs } from './helpers.js';
 import { readFile, realpath } from 'node:fs/promises';
 import { random } from '../helpers/random.js';
+import { testApp } from '../helpers/app.js';
 
 const tempDir = useTempDirs();
 
@@ -170,6 +171,30 @@ describe('JsonlReader lines', () => {
     );
     const ko = await corpus(`${lines}\n`);
     await expect(reader(ko.path, join(ko.dir, 'user')).open()).rejects.toThrow(/line 11/);
+  });
+
+  it('fails a short corpus whose lines lack the id field, naming the fields they have (issue 39, item 4)', async () => {
+    const lines = ['{"_id":"d1","text":"one"}', '{"_id":"d2","text":"two"}'].join('\n');
+    const ko = await corpus(`${lines}\n`);
+    await expect(reader(ko.path, join(ko.dir, 'user')).open()).rejects.toThrow(
+      /no line has a string or number "id" field \(line 1 has the fields "_id", "text" but no "id": set the collection's id_field/,
+    );
+    // Some lines without it: served, and the warning says which field is missing.
+    const mixed = await corpus(`{"id":"a"}\n{"_id":"b","text":"x"}\n`);
+    const r = reader(mixed.path, join(mixed.dir, 'user'));
+    expect(await r.has('a')).toBe(true);
+    await r.close();
+  });
+
+  it('stops the start of a BM25 service over such a collection (was: an index of 0 documents)', async () => {
+    const ko = await corpus('{"_id":"d1","text":"one"}\n{"_id":"d2","text":"two"}\n');
+    const config = {
+      collections: [{ name: 'c', doc_path: ko.path, id_field: 'id', content_field: 'text' }],
+      services: [{ name: 'bm25', engine: 'BM25', config: { collection: 'c' } }],
+    };
+    await expect(testApp(config, { cacheDir: join(ko.dir, 'cache') })).rejects.toThrow(
+      /no line has a string or number "id" field \(line 1 has the fields "_id", "text"/,
+    );
   });
 
   it('handles numeric ids, unicode, CRLF, empty lines, escapes and a last line without newline', async () => {

@@ -8,7 +8,7 @@ import { setImmediate as yieldLoop } from 'node:timers/promises';
 import { IrserveError } from '../../errors.js';
 import type { Progress } from '../../util/progress.js';
 import { Growable } from './growable.js';
-import { lineId } from './line-id.js';
+import { lineId, parseObjectLine } from './line-id.js';
 import { OffsetMap, fillTable, hashBytes } from './offset-map.js';
 
 /** More than this many consecutive unparseable lines fail the build (spec "Limits"). */
@@ -17,7 +17,12 @@ const CHUNK = 8 * 1024 * 1024;
 
 export interface BuildStats {
   lines: number;
+  /** Lines that are not JSON objects. */
   badLines: number;
+  /** JSON objects without a string or number id field. */
+  noIdLines: number;
+  /** Where the first of those is and what fields it has, for the warning. */
+  noIdExample: string | undefined;
   duplicates: number;
   /** An id that occurs more than once (the last occurrence wins), when there is one. */
   duplicateExample: string | undefined;
@@ -31,6 +36,9 @@ class Scanner {
   readonly hashes = new Growable(Uint32Array);
   lineNo = 0;
   badLines = 0;
+  noIdLines = 0;
+  /** `line N has the fields "_id", "text"`: the first object without the id field. */
+  noIdExample: string | undefined;
   #consecutiveBad = 0;
   readonly #key: Uint8Array;
 
@@ -47,12 +55,13 @@ class Scanner {
     this.lineNo++;
     const id = lineId(buf, start, end, this.idField, this.#key);
     if (id === 'empty') return;
-    if (id === 'bad') {
-      this.badLines++;
+    if (id === 'bad' || id === 'no-id') {
+      if (id === 'bad') this.badLines++;
+      else if (this.noIdLines++ === 0) this.noIdExample = this.#describe(buf, start, end);
       if (++this.#consecutiveBad > MAX_CONSECUTIVE_BAD_LINES) {
         throw new IrserveError(
           'ERR_CONFIG',
-          `${this.path}: line ${this.lineNo}: more than ${MAX_CONSECUTIVE_BAD_LINES} consecutive lines are not JSON objects with a "${this.idField}" field`,
+          `${this.path}: line ${this.lineNo}: more than ${MAX_CONSECUTIVE_BAD_LINES} consecutive lines are not JSON objects with a "${this.idField}" field${this.idFieldHint()}`,
         );
       }
       return;
@@ -69,6 +78,19 @@ class Scanner {
     this.idStart.push(this.idBytes.length);
     this.lineStart.push(fileOffset);
     this.lineLength.push(end - start);
+  }
+
+  /** What an error says when lines lacked the id field: the fields they do have. */
+  idFieldHint(): string {
+    if (this.noIdExample === undefined) return '';
+    return ` (${this.noIdExample}: set the collection's id_field to the field that holds the ids)`;
+  }
+
+  #describe(buf: Buffer, start: number, end: number): string {
+    const fields = Object.keys(parseObjectLine(buf, start, end) ?? {});
+    const shown = fields.slice(0, 8).map((field) => JSON.stringify(field));
+    const more = fields.length > shown.length ? `, and ${fields.length - shown.length} more` : '';
+    return `line ${this.lineNo} has the fields ${shown.join(', ') || 'none'}${more} but no "${this.idField}"`;
   }
 }
 
@@ -134,6 +156,11 @@ export async function buildOffsetMap(
 }
 
 async function finishMap(scanner: Scanner): Promise<{ map: OffsetMap; stats: BuildStats }> {
+  if (scanner.lineStart.length === 0 && scanner.noIdLines > 0)
+    throw new IrserveError(
+      'ERR_CONFIG',
+      `${scanner.path}: no line has a string or number "${scanner.idField}" field${scanner.idFieldHint()}`,
+    );
   const arrays = {
     count: scanner.lineStart.length,
     idBytes: scanner.idBytes.finish(),
@@ -150,6 +177,13 @@ async function finishMap(scanner: Scanner): Promise<{ map: OffsetMap; stats: Bui
   const duplicateExample = firstDuplicate >= 0 ? map.idAt(firstDuplicate) : undefined;
   return {
     map,
-    stats: { lines: scanner.lineNo, badLines: scanner.badLines, duplicates, duplicateExample },
+    stats: {
+      lines: scanner.lineNo,
+      badLines: scanner.badLines,
+      noIdLines: scanner.noIdLines,
+      noIdExample: scanner.noIdExample,
+      duplicates,
+      duplicateExample,
+    },
   };
 }

@@ -1,8 +1,8 @@
 /**
  * Finds the id of one JSONL line. A fast path reads `{"<id_field>": "<id>" ... }` straight from
  * the bytes (the id is the first key, a plain string or integer, and the line ends with `}`);
- * any other line is parsed with JSON.parse. A line is "unparseable" when it is not a JSON object
- * with a string or number id.
+ * any other line is parsed with JSON.parse. A line is "bad" when it is not a JSON object, and
+ * "no-id" when it is one without a string or number id (a wrong `id_field`, most often).
  */
 
 /** The id's bytes: a range of the line, or a separate buffer (ids that needed decoding). */
@@ -54,8 +54,12 @@ function fastId(line: Uint8Array, start: number, end: number, key: Uint8Array): 
   return undefined;
 }
 
-/** Full parse; undefined when the line is not a JSON object with a usable id. */
-function slowId(line: Uint8Array, start: number, end: number, idField: string): LineId | undefined {
+/** The line `[start, end)` parsed, when it is a JSON object. */
+export function parseObjectLine(
+  line: Uint8Array,
+  start: number,
+  end: number,
+): Record<string, unknown> | undefined {
   let doc: unknown;
   try {
     doc = JSON.parse(
@@ -65,8 +69,20 @@ function slowId(line: Uint8Array, start: number, end: number, idField: string): 
     return undefined;
   }
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return undefined;
-  const id = idOf(doc as Record<string, unknown>, idField);
-  return id === undefined ? undefined : { bytes: Buffer.from(id, 'utf8') };
+  return doc as Record<string, unknown>;
+}
+
+/** Full parse: the id, `'bad'` when the line is not a JSON object, `'no-id'` when it has none. */
+function slowId(
+  line: Uint8Array,
+  start: number,
+  end: number,
+  idField: string,
+): LineId | 'bad' | 'no-id' {
+  const doc = parseObjectLine(line, start, end);
+  if (doc === undefined) return 'bad';
+  const id = idOf(doc, idField);
+  return id === undefined ? 'no-id' : { bytes: Buffer.from(id, 'utf8') };
 }
 
 /** The id of a parsed document as a string (numbers become their JSON text), or undefined. */
@@ -78,8 +94,8 @@ export function idOf(doc: Record<string, unknown>, idField: string): string | un
 }
 
 /**
- * The id of the line `[start, end)` of `line`, `'empty'` for a blank line, `'bad'` when
- * unparseable.
+ * The id of the line `[start, end)` of `line`, `'empty'` for a blank line, `'bad'` when it is
+ * not a JSON object, `'no-id'` when it is one without a usable `idField`.
  */
 export function lineId(
   line: Uint8Array,
@@ -87,7 +103,7 @@ export function lineId(
   end: number,
   idField: string,
   key: Uint8Array,
-): LineId | 'empty' | 'bad' {
+): LineId | 'empty' | 'bad' | 'no-id' {
   if (skipSpace(line, start, end) === end) return 'empty';
-  return fastId(line, start, end, key) ?? slowId(line, start, end, idField) ?? 'bad';
+  return fastId(line, start, end, key) ?? slowId(line, start, end, idField);
 }

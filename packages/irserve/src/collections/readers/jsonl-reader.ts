@@ -93,7 +93,15 @@ export class JsonlReader {
       progress.done(),
     );
     if (stats.badLines > 0)
-      logger.warn({ path: this.path, badLines: stats.badLines }, 'skipped unparseable lines');
+      logger.warn(
+        { path: this.path, badLines: stats.badLines },
+        'skipped lines that are not JSON objects',
+      );
+    if (stats.noIdLines > 0)
+      logger.warn(
+        { path: this.path, lines: stats.noIdLines, example: stats.noIdExample },
+        `skipped lines without a "${this.idField}" field`,
+      );
     if (stats.duplicates > 0) {
       logger.warn(
         { path: this.path, duplicates: stats.duplicates, example: stats.duplicateExample },
