@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from 'irserve';
 import {
   CrossEncoderReranker,
+  PairScorer,
   SessionPool,
+  parseCrossEncoderConfig,
   splitTemplate,
   QWEN3_RERANKER_TEMPLATE,
   QWEN3_RERANKER_INSTRUCTION,
@@ -128,6 +130,34 @@ describe('CrossEncoderReranker', () => {
     }
   });
 
+  it('refuses at run time hidden states whose width the graph leaves symbolic (issue 39, item 5)', async () => {
+    const lease = await new SessionPool().acquire(TINY_BERT);
+    try {
+      // As an export that names the last dimension instead of giving it.
+      const real = lease.session;
+      const session = {
+        outputNames: real.outputNames,
+        outputShape: () => ['batch', 'sequence', 'hidden'],
+        run: (...args: Parameters<typeof real.run>) => real.run(...args),
+      } as unknown as typeof real;
+      const model = { folder: lease.folder, tokenizer: lease.tokenizer, session };
+      const settings = parseCrossEncoderConfig({
+        model_path: TINY_BERT,
+        yes_token: 'the',
+        no_token: 'a',
+      });
+      const scorer = new PairScorer(model, settings);
+      await expect(scorer.score([{ query: 'q', passage: 'the cat' }])).rejects.toMatchObject({
+        code: 'ERR_ENGINE',
+        message: expect.stringMatching(
+          /last_hidden_state has 32 columns, fewer than the tokenizer's \d+ tokens: not next-token logits/,
+        ),
+      });
+    } finally {
+      await lease.release();
+    }
+  });
+
   it('is a rerank stage: bm25 >> rerank orders bm25 hits by the model', async () => {
     const { status, body } = await post(app, '/pipeline', {
       pipeline: 'bm25%3 >> rerank',
@@ -180,6 +210,16 @@ describe('CrossEncoderReranker start-up errors', () => {
       /mode "classifier" needs classifier logits .* last_hidden_state/,
     ],
     [{ model_path: TINY_YES_NO, yes_token: 'absolutely' }, /no token "absolutely"/],
+    // Issue 39, item 5: an embedding model's hidden states [batch, sequence, 32] are not
+    // next-token logits over a vocabulary of 125 tokens (auto mode took them as such).
+    [
+      { model_path: TINY_BERT, yes_token: '[CLS]', no_token: '[SEP]' },
+      /needs next-token logits over the tokenizer's \d+ tokens, but last_hidden_state has 32 columns/,
+    ],
+    [
+      { model_path: TINY_BERT, mode: 'yes_no', yes_token: 'the', no_token: 'a' },
+      /needs next-token logits over the tokenizer's \d+ tokens/,
+    ],
     [{ model_path: 'no/such/folder' }, /does not exist/],
     [
       { model_path: TINY_CROSS_ENCODER, instruction: 'x' },

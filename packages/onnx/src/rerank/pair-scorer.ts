@@ -3,7 +3,7 @@
  * yes/no next-token logits (Qwen3-Reranker). The mode and the tokens are checked against the
  * graph when the scorer is built, so a misfit is a start-up error, not a failed request.
  */
-import { modelError } from '../errors.js';
+import { engineError, modelError } from '../errors.js';
 import { lastTokenPool } from '../pooling/pooling.js';
 import { inChunks } from '../runtime/batches.js';
 import type { LoadedModel } from '../runtime/session-pool.js';
@@ -32,6 +32,8 @@ export class PairScorer {
   readonly #model: LoadedModel;
   readonly #settings: CrossEncoderConfig;
   readonly #yesNo: [number, number] | undefined;
+  /** Yes/no mode: the tokenizer's token count, the fewest columns next-token logits have. */
+  readonly #vocabulary: number = 0;
 
   /**
    * `given` are the config keys the user wrote: a key of the other mode is an error, never
@@ -78,7 +80,23 @@ export class PairScorer {
           `the tokenizer has no token ${JSON.stringify(yes === undefined ? settings.yes_token : settings.no_token)} (yes_token / no_token)`,
         );
       this.#yesNo = [yes, no];
+      this.#vocabulary = tokenizer.vocabularySize();
+      this.#checkVocabulary(shape[2]);
     }
+  }
+
+  /**
+   * Yes/no logits have one column per token: fewer columns than the tokenizer has tokens means
+   * the output is something else (an embedding model's hidden states), which would score every
+   * passage alike. A symbolic size is checked on every run instead.
+   */
+  #checkVocabulary(columns: number | string | undefined): void {
+    const needed = this.#vocabulary;
+    if (typeof columns === 'number' && columns < needed)
+      throw modelError(
+        this.#model.folder.path,
+        `mode "yes_no" needs next-token logits over the tokenizer's ${needed} tokens, but ${this.output} has ${columns} columns: this is not a causal language model (an embedding model belongs in Dense, a classifier in mode "classifier")`,
+      );
   }
 
   /**
@@ -103,6 +121,11 @@ export class PairScorer {
     const logits: FloatTensor = (await session.run(batch, [this.output]))[this.output]!;
     if (this.#yesNo) {
       const [yes, no] = this.#yesNo;
+      const columns = logits.dims[2] ?? 0;
+      if (columns < this.#vocabulary)
+        throw engineError(
+          `model ${this.#model.folder.path}: ${this.output} has ${columns} columns, fewer than the tokenizer's ${this.#vocabulary} tokens: not next-token logits`,
+        );
       return lastTokenPool(logits, batch.attentionMask).map((row) => sigmoid(row[yes]! - row[no]!));
     }
     return classifierScores(logits, this.#settings);

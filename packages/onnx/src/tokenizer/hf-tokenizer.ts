@@ -19,7 +19,7 @@ export interface HfTokenizer {
   id_to_token(id: number): string | undefined;
   get_added_tokens_decoder(): Map<number, { content: string }>;
   readonly post_processor: HfPostProcessor | null;
-  readonly model: { unk_token_id?: number } | null;
+  readonly model: { unk_token_id?: number; vocab?: readonly string[] } | null;
 }
 
 /**

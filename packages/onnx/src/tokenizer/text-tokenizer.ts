@@ -85,6 +85,18 @@ export class TextTokenizer {
     return this.#addedIds.get(token) ?? this.#tokenizer.token_to_id(token);
   }
 
+  /**
+   * How many token ids the tokenizer can produce: its model's vocabulary and the added tokens
+   * (an LLM's next-token logits have at least this many columns).
+   *
+   * @example tokenizer.vocabularySize() // 151669 for Qwen3
+   */
+  vocabularySize(): number {
+    let size = this.#tokenizer.model?.vocab?.length ?? 0;
+    for (const id of this.#addedIds.values()) size = Math.max(size, id + 1);
+    return size;
+  }
+
   /** The token string of `id`, or undefined. */
   idToken(id: number): string | undefined {
     return this.#tokenizer.id_to_token(id);
