@@ -6,7 +6,7 @@
 // MaxScore and the impact-ordered search, run side by side on the same queries (wall and CPU time, and the work
 // counters), with a check that every strategy returns identical passages and scores for every
 // query. The index is built with the impact-ordered lists (`--impact_ordered`, which the
-// impact-ordered search needs), so sizes and times compare with the runs in bench/README.md.
+// impact-ordered search needs), so sizes and times compare with those in bench/README.md.
 //
 //   npm run build && node bench/sparse.mjs [--n 100000] [--queries 200] [--vocab 30000]
 //       [--terms 120] [--block_size 32] [--quantization 50] [--threads 1] [--seed 1]

@@ -15,7 +15,7 @@ const KEEP = new Set(['on', '1', 'true', 'yes']);
  * Why: with requests in flight side by side, V8 sees many of a request's objects (score maps,
  * response headers, payloads) still alive at a young-generation collection and starts
  * allocating them in the old generation, where they pile up until a full collection. Measured
- * on a pipeline `{a%100, b%100}RRF%100` at 8 in flight (bench/README.md, "V8's pretenuring"):
+ * on a pipeline `{a%100, b%100}RRF%100` at 8 in flight (bench/README.md, "Back-end engines"):
  * time in garbage collection halved, and CPU per request fell by a quarter in process and by a
  * tenth for a server over HTTP (`bench/v8-pretenuring.mjs`). The long-lived data irserve keeps
  * (indexes, offset maps, vectors) is in typed arrays outside the V8 heap, so nothing is copied

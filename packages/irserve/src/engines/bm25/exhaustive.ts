@@ -17,8 +17,7 @@ import { TopKHeap } from './top-k-heap.js';
  * most this many documents per result wanted: that costs two passes over every document and a
  * fixed few microseconds, while a heap filled during one pass pays about k·ln(matches/k)
  * replacements of log k each, and between them one well-predicted comparison per document (in
- * WebAssembly). `node bench/bm25-strategies.mjs` (sixth session, µs a query, heap against
- * buckets): Cranfield (1,400 documents) top 10, 6.3 against 9.3, top 100 32.1 against 12.3;
+ * WebAssembly). `node bench/bm25-strategies.mjs` (µs a query, heap against buckets): Cranfield (1,400 documents) top 10, 6.3 against 9.3, top 100 32.1 against 12.3;
  * SciFact (5,183) top 100, 48.9 against 30.1; 22,400 documents top 100, 111 against 117;
  * 20,732, 126 against 107. At top 10 the heap wins from 140 documents per result up.
  */
