@@ -4,7 +4,7 @@
 //     [--latency_rounds 3] [--v8 irserve|node]
 //     [--only instant,postgresql,sphinx,redis] [--pin auto|off|BENCH_CPUS/SERVER_CPUS]
 //     [--sides direct,search,http,clientFusion,pipeline,httpFusion,httpPipeline,hop] [--phases]
-//     (also, not run by default: --sides core,coreFusion,corePipeline,httpPipelineFastify)
+//     (also, not run by default: --sides core,coreFusion,corePipeline,httpFastify,httpPipelineFastify)
 //
 // For each back-end this machine can run (PostgreSQL from Debian `postgresql`, Sphinx
 // `searchd` from `sphinxsearch`), over the same synthetic corpus: queries/s and latency of
@@ -35,9 +35,9 @@
 // turns of the two sides' difference in the same turn, which a drift of the back-end's queue or
 // of the machine's speed during the run does not move.
 //
-// `--sides httpPipelineFastify` (not in the defaults): the HTTP pipeline through Fastify rather
-// than irserve's fast lane for `/search` and `/pipeline` (a query string in the URL, which the
-// lane leaves to Fastify), to measure what the lane saves in the same run.
+// `--sides httpFastify,httpPipelineFastify` (not in the defaults): `/search` and the pipeline over
+// HTTP through Fastify rather than irserve's fast lane (a query string in the URL, which the lane
+// leaves to Fastify), to measure what the lane saves in the same run.
 //
 // `--sides core,coreFusion,corePipeline` (not in the defaults): the same calls without the HTTP
 // layer, to tell irserve's pipeline machinery from its HTTP work: the back-end's service called in
@@ -343,6 +343,8 @@ async function through(app, direct) {
     direct: (query) => direct(query),
     search: (query) => inject('/search', { service: 'backend', query, limit: LIMIT }),
     http: (query) => http('/search', { service: 'backend', query, limit: LIMIT }),
+    // The same through Fastify: a query string makes the fast lane leave the request to it.
+    httpFastify: (query) => http('/search?', { service: 'backend', query, limit: LIMIT }),
     clientFusion: byHand(searchScores(inject)),
     pipeline: (query) => inject('/pipeline', pipelineRequest(query)),
     // The same two over HTTP, as a client of a server calls them: one HTTP request each.
@@ -719,6 +721,7 @@ const SIDE_ROWS = [
   ['driver, direct', 'direct'],
   ['irserve /search', 'search', 'direct'],
   ['irserve /search, HTTP', 'http', 'direct'],
+  ['the same through Fastify', 'httpFastify', 'direct', '  (no fast lane)'],
   ['driver + BM25, RRF by hand', 'clientFusion'],
   ['{bm25,backend}RRF%100', 'pipeline', 'clientFusion', '  (against RRF by hand)'],
   ['driver + BM25 HTTP, by hand', 'httpFusion'],
