@@ -4,7 +4,7 @@
 //     [--latency_rounds 3] [--v8 irserve|node]
 //     [--only instant,postgresql,sphinx,redis] [--pin auto|off|BENCH_CPUS/SERVER_CPUS]
 //     [--sides direct,search,http,clientFusion,pipeline,httpFusion,httpPipeline,hop] [--phases]
-//     (also, not run by default: --sides core,coreFusion,corePipeline,httpFastify,httpPipelineFastify)
+//     (also, not run by default: --sides core,coreFusion,corePipeline)
 //
 // For each back-end this machine can run (PostgreSQL from Debian `postgresql`, Sphinx
 // `searchd` from `sphinxsearch`), over the same synthetic corpus: queries/s and latency of
@@ -34,10 +34,6 @@
 // Added p50, share of q/s and added CPU are given over the whole run, then as the median over
 // turns of the two sides' difference in the same turn, which a drift of the back-end's queue or
 // of the machine's speed during the run does not move.
-//
-// `--sides httpFastify,httpPipelineFastify` (not in the defaults): `/search` and the pipeline over
-// HTTP through Fastify rather than irserve's fast lane (a query string in the URL, which the lane
-// leaves to Fastify), to measure what the lane saves in the same run.
 //
 // `--sides core,coreFusion,corePipeline` (not in the defaults): the same calls without the HTTP
 // layer, to tell irserve's pipeline machinery from its HTTP work: the back-end's service called in
@@ -343,15 +339,11 @@ async function through(app, direct) {
     direct: (query) => direct(query),
     search: (query) => inject('/search', { service: 'backend', query, limit: LIMIT }),
     http: (query) => http('/search', { service: 'backend', query, limit: LIMIT }),
-    // The same through Fastify: a query string makes the fast lane leave the request to it.
-    httpFastify: (query) => http('/search?', { service: 'backend', query, limit: LIMIT }),
     clientFusion: byHand(searchScores(inject)),
     pipeline: (query) => inject('/pipeline', pipelineRequest(query)),
     // The same two over HTTP, as a client of a server calls them: one HTTP request each.
     httpFusion: byHand(searchScores(http)),
     httpPipeline: (query) => http('/pipeline', pipelineRequest(query)),
-    // The same through Fastify: a query string makes the fast lane leave the request to it.
-    httpPipelineFastify: (query) => http('/pipeline?', pipelineRequest(query)),
     // Without the HTTP layer: irserve's services and pipeline runner called in process.
     core: serviceScores('backend'),
     coreFusion: byHand(serviceScores('bm25')),
@@ -721,12 +713,10 @@ const SIDE_ROWS = [
   ['driver, direct', 'direct'],
   ['irserve /search', 'search', 'direct'],
   ['irserve /search, HTTP', 'http', 'direct'],
-  ['the same through Fastify', 'httpFastify', 'direct', '  (no fast lane)'],
   ['driver + BM25, RRF by hand', 'clientFusion'],
   ['{bm25,backend}RRF%100', 'pipeline', 'clientFusion', '  (against RRF by hand)'],
   ['driver + BM25 HTTP, by hand', 'httpFusion'],
   ['{bm25,backend}RRF%100, HTTP', 'httpPipeline', 'httpFusion', '  (against by hand, HTTP)'],
-  ['the same through Fastify', 'httpPipelineFastify', 'httpFusion', '  (no fast lane)'],
   ['service, no HTTP', 'core', 'direct'],
   ['by hand, BM25 service', 'coreFusion'],
   ['pipeline runner, no HTTP', 'corePipeline', 'coreFusion', '  (against by hand, no HTTP)'],

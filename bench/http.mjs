@@ -156,13 +156,10 @@ function serverCpu(server) {
   });
 }
 
-/**
- * autocannon's result for `connections` clients posting `body` to the server's `path`.
- * `/search?via=fastify` (a query string) is irserve's `/search` through Fastify: the fast lane leaves it.
- */
-function fire(server, connections, body, path = '/search') {
+/** autocannon's result for `connections` clients posting `body` to the server's /search. */
+function fire(server, connections, body) {
   return autocannon({
-    url: `${server.url}${path}`,
+    url: `${server.url}/search`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -171,9 +168,9 @@ function fire(server, connections, body, path = '/search') {
   });
 }
 
-async function load(server, connections, body, path) {
+async function load(server, connections, body) {
   const cpuBefore = await serverCpu(server);
-  const result = await fire(server, connections, body, path);
+  const result = await fire(server, connections, body);
   const cpu = (await serverCpu(server)) - cpuBefore;
   return {
     rps: result.requests.average,
@@ -194,14 +191,12 @@ async function compare(servers, connections, query) {
     ['plain node:http JSON', servers.plain, 'plain'],
     ['minimal Fastify route (control)', servers.fastify, 'fastify'],
     ['irserve /search cache hit', servers.irserve, 'cached'],
-    ['irserve /search cache hit, Fastify', servers.irserve, 'cached', '/search?via=fastify'],
     ['irserve /search no cache', servers.irserve, 'uncached'],
-    ['irserve /search no cache, Fastify', servers.irserve, 'uncached', '/search?via=fastify'],
   ];
   const runs = cases.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    for (const [i, [, server, service, path]] of cases.entries()) {
-      runs[i].push(await load(server, connections, { service, ...query }, path));
+    for (const [i, [, server, service]] of cases.entries()) {
+      runs[i].push(await load(server, connections, { service, ...query }));
     }
   }
   return cases.map(([name], i) => {
@@ -257,12 +252,12 @@ async function headToHead(servers, query) {
  * One client, one request at a time, every query new (no cache): p50 and p99 in ms of `n`
  * requests after 20 of warm-up. `service` undefined: the plain server.
  */
-async function idleLatency(server, service, n = 400, path = '/search') {
+async function idleLatency(server, service, n = 400) {
   const times = [];
   for (let i = 0; i < n + 20; i++) {
     const body = JSON.stringify({ service: service ?? 'plain', query: `idle ${i}`, limit: 10 });
     const started = performance.now();
-    const response = await fetch(`${server.url}${path}`, {
+    const response = await fetch(`${server.url}/search`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body,
@@ -280,13 +275,6 @@ async function idleCases(servers) {
   const cases = [
     ['plain node:http JSON (transport only)', servers.plain, undefined, 0],
     ['irserve, 0 ms engine, max_wait_time 0', servers.irserve, 'uncached', 0],
-    [
-      'irserve, 0 ms engine, max_wait_time 0, Fastify',
-      servers.irserve,
-      'uncached',
-      0,
-      '/search?via=fastify',
-    ],
     ['irserve, 0 ms engine, max_wait_time 0.1 (default)', servers.irserve, 'idle-default-wait', 0],
     ['irserve, 2 ms engine, max_wait_time 0', servers.irserve, 'idle-2ms-no-wait', 2],
     [
@@ -297,8 +285,8 @@ async function idleCases(servers) {
     ],
   ];
   const rows = [];
-  for (const [name, server, service, engineMs, path] of cases) {
-    const { p50, p99 } = await idleLatency(server, service, 400, path);
+  for (const [name, server, service, engineMs] of cases) {
+    const { p50, p99 } = await idleLatency(server, service);
     rows.push({
       case: name,
       'p50 ms': p50.toFixed(2),

@@ -85,28 +85,32 @@ describe('HTTP fuzz', () => {
     });
   }
 
-  // Over a socket these go through the fast lane (transports/http/fast-lane.ts) rather than
-  // Fastify: the same bodies must get the same status and code both ways.
-  const lane = ['/search', '/query', '/score', '/fuse', '/decompose_query', '/batch', '/pipeline'];
-  for (const url of lane) {
-    it(`${url} over a socket (the fast lane): the same answers as through Fastify`, async () => {
+  // The same malformed bodies over real sockets with keep-alive (Node's HTTP parser, a
+  // connection closed after a body that does not parse and opened again by the agent).
+  const overSockets = [
+    '/search',
+    '/query',
+    '/score',
+    '/fuse',
+    '/decompose_query',
+    '/batch',
+    '/pipeline',
+  ];
+  for (const url of overSockets) {
+    it(`${url} over a socket: never a 5xx or a dropped request`, async () => {
       const rand = random(SEED + url.length + 1);
       const agent = new Agent({ keepAlive: true });
       for (let i = 0; i < 120; i++) {
         const raw = rand() < 0.15;
         const generated = raw ? brokenJson(rand, TEMPLATES[url]!) : mutate(rand, TEMPLATES[url]!);
         const payload = raw ? (generated as string) : JSON.stringify(generated);
-        const headers = { 'content-type': 'application/json' };
-        const fastify = await app.http.inject({ method: 'POST', url, headers, payload });
-        const lane = await overSocket(agent, url, payload);
-        const where = `${payload.slice(0, 300)} -> ${lane.status} ${lane.body.slice(0, 300)}`;
-        expect(lane.status, where).toBe(fastify.statusCode);
-        if (lane.status >= 400) {
-          const [a, b] = [JSON.parse(lane.body), fastify.json()] as {
-            code: string;
-            error: string;
-          }[];
-          expect([a!.code, a!.error], where).toEqual([b!.code, b!.error]);
+        const answer = await overSocket(agent, url, payload);
+        const where = `${payload.slice(0, 300)} -> ${answer.status} ${answer.body.slice(0, 300)}`;
+        expect(answer.status, where).toBeLessThan(500);
+        if (answer.status >= 400) {
+          const { code, error } = JSON.parse(answer.body) as { code?: unknown; error?: unknown };
+          expect(code, where).toMatch(/^ERR_[A-Z_]+$/);
+          expect(typeof error === 'string' && error.length > 0, where).toBe(true);
         }
       }
       agent.destroy();

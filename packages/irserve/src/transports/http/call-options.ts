@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TIMEOUT_HEADER, parseTimeoutHeader } from '../../core/request-deadline.js';
 import { IrserveError } from '../../errors.js';
@@ -32,18 +32,7 @@ function disconnectScope(response: ServerResponse): AbortScope {
  * server.post('/search', (request, reply) => search(core, request.body, callOptions(request, reply)));
  */
 export function callOptions(request: FastifyRequest, reply?: FastifyReply): CallOptions {
-  return rawCallOptions(request.headers, request.id, reply?.raw);
-}
-
-/**
- * `callOptions` from what node:http gives: the request's headers, its id, and the response
- * whose early close aborts the work (the fast lane's requests never become Fastify's).
- */
-export function rawCallOptions(
-  headers: IncomingHttpHeaders,
-  requestId: string,
-  response?: ServerResponse,
-): CallOptions {
+  const { headers } = request;
   const header = headers[HOPS_HEADER];
   const hops = typeof header === 'string' && /^\d{1,3}$/.test(header) ? Number(header) : 0;
   if (hops > MAX_HOPS) {
@@ -53,8 +42,8 @@ export function rawCallOptions(
     );
   }
   const seconds = parseTimeoutHeader(headers[TIMEOUT_HEADER]);
-  const options: CallOptions = { requestId, hops };
+  const options: CallOptions = { requestId: request.id, hops };
   if (seconds !== undefined) options.deadline = Date.now() + seconds * 1000;
-  if (response) options.signal = disconnectScope(response);
+  if (reply) options.signal = disconnectScope(reply.raw);
   return options;
 }

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { REQUEST_ID_HEADER } from '../../core/request-id.js';
 import { IrserveError, errorBody, toIrserveError } from '../../errors.js';
 import { failureLevel, redactPaths } from '../../util/error-logging.js';
@@ -36,40 +36,25 @@ export function httpError(error: unknown): IrserveError {
     : (fromFastify(error as FastifyError) ?? toIrserveError(error));
 }
 
-/** What an error answer is made of: the catalog error, its status, headers and body. */
-export interface ErrorAnswer {
-  readonly mapped: IrserveError;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: Record<string, unknown>;
-}
-
 /**
  * The one place errors become HTTP answers: status from the catalog, `{"error","code"}` body
- * (paths redacted from a 5xx message), `Retry-After` where the catalog gives one, and the log
- * line the failure deserves. Fastify's replies (sendError) and the fast lane both write it.
+ * (paths redacted from a 5xx message), the request id, `Retry-After` where the catalog gives
+ * one, and the log line the failure deserves.
  */
-export function errorAnswer(error: unknown, logger: FastifyBaseLogger, reqId: string): ErrorAnswer {
-  const mapped = httpError(error);
-  const level = failureLevel(mapped);
-  if (level === 'error') logger.error({ err: error, code: mapped.code, reqId }, mapped.message);
-  else if (level === 'debug') logger.debug({ code: mapped.code, reqId }, mapped.message);
-  const headers: Record<string, string> = { [REQUEST_ID_HEADER]: reqId };
-  if (mapped.retryAfter !== undefined) headers['retry-after'] = String(mapped.retryAfter);
-  const body = errorBody(mapped);
-  if (mapped.httpStatus >= 500) body.error = redactPaths(mapped.message);
-  return { mapped, headers, body };
-}
-
-/** Sends `error` as irserve's error answer on a Fastify reply. */
 export function sendError(
   error: unknown,
   request: FastifyRequest,
   reply: FastifyReply,
 ): FastifyReply {
-  const { mapped, headers, body } = errorAnswer(error, request.log, request.id);
-  return reply
-    .headers(headers)
-    .code(mapped.httpStatus)
-    .type('application/json; charset=utf-8')
-    .send(body);
+  const mapped = httpError(error);
+  const level = failureLevel(mapped);
+  const reqId = request.id;
+  if (level === 'error')
+    request.log.error({ err: error, code: mapped.code, reqId }, mapped.message);
+  else if (level === 'debug') request.log.debug({ code: mapped.code, reqId }, mapped.message);
+  void reply.header(REQUEST_ID_HEADER, reqId);
+  if (mapped.retryAfter !== undefined) void reply.header('retry-after', String(mapped.retryAfter));
+  const body = errorBody(mapped);
+  if (mapped.httpStatus >= 500) body.error = redactPaths(mapped.message);
+  return reply.code(mapped.httpStatus).type('application/json; charset=utf-8').send(body);
 }

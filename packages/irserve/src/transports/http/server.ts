@@ -19,9 +19,7 @@ import { mcpRoutes } from '../mcp/http.js';
 import type { McpOptions } from '../mcp/server.js';
 import { metricsRoute } from './routes/metrics.js';
 import { uiRoutes } from './routes/ui.js';
-import { recordRequests, requestObserver, type RequestObserver } from './request-metrics.js';
-import { openFastLane } from './fast-lane.js';
-import { logAnsweredRequest } from './request-log.js';
+import { recordRequests, requestObserver } from './request-metrics.js';
 import type { AppMetrics } from '../../metrics/prometheus.js';
 import { openApiRoute } from './routes/openapi.js';
 import { OpenApiBuilder } from './openapi/document.js';
@@ -41,11 +39,6 @@ export interface HttpOptions {
   metrics?: { metrics: AppMetrics; route: boolean } | undefined;
   /** Serve the playground at `/ui` (default true). */
   playground?: boolean;
-  /**
-   * Answer the service calls and `/pipeline` on node:http before Fastify (fast-lane.ts; default
-   * true).
-   */
-  fastLane?: boolean;
 }
 
 // The playground's static files hold no data; the calls the page makes are authenticated.
@@ -84,37 +77,18 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
   // Keep this order: hooks of one kind run in the order they were added, and an onRoute hook
   // sees only the routes registered after it.
   const server = createFastify(options);
-  const bearer = options.apiKey === undefined ? undefined : createBearerCheck(options.apiKey);
-  if (bearer) requireBearerToken(server, bearer);
+  if (options.apiKey !== undefined) requireBearerToken(server, createBearerCheck(options.apiKey));
   // Every route registered from here on (by any module) lands in the OpenAPI document.
   const openApi = new OpenApiBuilder();
   server.addHook('onRoute', (route) => openApi.collect(route));
-  const state = { closing: false };
-  stampRequestIdAndRefuseWhileClosing(server, state);
+  stampRequestIdAndRefuseWhileClosing(server);
   // The request log line is info: below that level (log_level warn or error) the hook is not
   // registered at all, so a response skips Fastify's onResponse hook runner.
-  const logRequests = options.logger.isLevelEnabled('info');
-  if (logRequests) logEachRequest(server);
-  // Score maps go out best first whatever their ids look like; a cache hit's are written once
-  // (see serialize.ts).
-  const serialize = createBodySerializer();
-  setBodyHandling(server, serialize);
+  if (options.logger.isLevelEnabled('info')) logEachRequest(server);
+  setBodyHandling(server);
   setErrorHandlers(server);
-  const observe = options.metrics && requestObserver(core, options.metrics.metrics);
-  registerRoutes(server, core, options, observe);
+  registerRoutes(server, core, options);
   openApiRoute(server, openApi);
-  if (options.fastLane ?? true) {
-    openFastLane(server, {
-      core,
-      logger: options.logger,
-      bodyLimit: options.bodyLimit,
-      bearer,
-      serialize,
-      observe,
-      logRequests,
-      closing: () => state.closing,
-    });
-  }
   return server;
 }
 
@@ -172,10 +146,8 @@ function requireBearerToken(
  * without an API key) Fastify skips its hook runner on every request. The same wrapper answers
  * 503 (with Retry-After, closing the connection) once the server has begun to close.
  */
-function stampRequestIdAndRefuseWhileClosing(
-  server: FastifyInstance,
-  state: { closing: boolean },
-): void {
+function stampRequestIdAndRefuseWhileClosing(server: FastifyInstance): void {
+  const state = { closing: false };
   server.addHook('preClose', (done) => {
     state.closing = true;
     done();
@@ -198,19 +170,25 @@ function stampRequestIdAndRefuseWhileClosing(
 /** One info line per answered request. */
 function logEachRequest(server: FastifyInstance): void {
   server.addHook('onResponse', (request, reply, done) => {
-    logAnsweredRequest(request.log, {
-      reqId: request.id,
-      method: request.method,
-      url: request.url,
-      status: reply.statusCode,
-      ms: reply.elapsedTime,
-    });
+    request.log.info(
+      {
+        reqId: request.id,
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Number(reply.elapsedTime.toFixed(2)),
+      },
+      'request',
+    );
     done();
   });
 }
 
 /** How bodies are written and which are read: irserve's serializer out, JSON only in. */
-function setBodyHandling(server: FastifyInstance, serialize: (payload: unknown) => string): void {
+function setBodyHandling(server: FastifyInstance): void {
+  // Score maps go out best first whatever their ids look like; a cache hit's are written once
+  // (see serialize.ts).
+  const serialize = createBodySerializer();
   server.setReplySerializer((payload) => serialize(payload));
   // Fastify parses text/plain by default; irserve speaks JSON only (415 for anything else).
   server.removeContentTypeParser('text/plain');
@@ -236,13 +214,8 @@ function setErrorHandlers(server: FastifyInstance): void {
 }
 
 /** The routes, in this order; /openapi.json is registered last, by the caller, to list them all. */
-function registerRoutes(
-  server: FastifyInstance,
-  core: AppCore,
-  options: HttpOptions,
-  observe: RequestObserver | undefined,
-): void {
-  if (observe) recordRequests(server, observe);
+function registerRoutes(server: FastifyInstance, core: AppCore, options: HttpOptions): void {
+  if (options.metrics) recordRequests(server, requestObserver(core, options.metrics.metrics));
   if (options.metrics?.route) metricsRoute(server, options.metrics.metrics);
   if (options.playground ?? true) uiRoutes(server);
   coreRoutes(server, core, options.availExtras ?? (() => ({})));
