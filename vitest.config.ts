@@ -15,6 +15,7 @@ export default defineConfig({
         find: /^@irserve\/onnx\/leased-reranker$/,
         replacement: src('onnx/src/rerank/leased-reranker.ts'),
       },
+      { find: /^@irserve\/onnx\/formats$/, replacement: src('onnx/src/formats/index.ts') },
       { find: /^@irserve\/sparse$/, replacement: src('sparse/src/index.ts') },
       { find: /^@irserve\/plaidx$/, replacement: src('plaidx/src/index.ts') },
       { find: /^@irserve\/gpu$/, replacement: src('gpu/src/index.ts') },

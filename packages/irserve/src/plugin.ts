@@ -53,6 +53,9 @@ export { parseEngineConfig } from './engines/engine-config.js';
 export { batchSizeField, httpCallFields } from './engines/engine-fields.js';
 export { SharedByKey, type SharedLease } from './util/shared-by-key.js';
 export * from './storage/index.js';
+/** Reading foreign binary files (pickles, torch archives, safetensors): one error class for all. */
+export { FormatError } from './util/format-error.js';
+export { PickleCursor } from './util/pickle-cursor.js';
 export { defaultIo, isEntryPoint, type CliIo } from './plugins/command-entry.js';
 /**
  * The zod irserve builds its schemas with. Engine config schemas made with it compose with

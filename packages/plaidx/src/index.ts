@@ -18,7 +18,7 @@ export { maxSim } from './search/maxsim.js';
 export { tokenMatrix, type TokenMatrix } from './search/query.js';
 export { readTorchFile, parseTorchFile } from './formats/torch-file.js';
 export type { Tensor, TensorDtype } from './formats/tensor.js';
-export type { TorchValue } from './formats/torch-pickle.js';
+export type { TorchValue } from '@irserve/onnx/formats';
 export {
   buildPlaidIndex,
   type BuildPlaidOptions,

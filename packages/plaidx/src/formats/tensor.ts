@@ -1,52 +1,12 @@
 /**
- * Tensors as the readers hand them over: raw little-endian bytes viewed in the file's buffer
- * (no copy), an element type and a shape. Conversions to the typed arrays the index uses
- * check shape and range and name the file on failure.
+ * Conversions of the tensors the readers hand over (raw little-endian bytes viewed in the file's
+ * buffer, an element type and a shape) to the typed arrays the index uses; they check shape and
+ * range and name the file on failure.
  */
 import { decodeFloat16, FormatError } from '@irserve/dense';
+import type { Tensor } from '@irserve/onnx/formats';
 
-export type TensorDtype =
-  | 'float64'
-  | 'float32'
-  | 'float16'
-  | 'bfloat16'
-  | 'int64'
-  | 'int32'
-  | 'int16'
-  | 'int8'
-  | 'uint8'
-  | 'bool';
-
-/** Bytes per element of each dtype. */
-export const DTYPE_SIZE: Readonly<Record<TensorDtype, number>> = {
-  float64: 8,
-  float32: 4,
-  float16: 2,
-  bfloat16: 2,
-  int64: 8,
-  int32: 4,
-  int16: 2,
-  int8: 1,
-  uint8: 1,
-  bool: 1,
-};
-
-/** A dense, row-major tensor. `bytes` holds exactly `numel * DTYPE_SIZE[dtype]` bytes. */
-export interface Tensor {
-  readonly kind: 'tensor';
-  readonly dtype: TensorDtype;
-  readonly shape: readonly number[];
-  readonly bytes: Uint8Array;
-}
-
-/** True for a {@link Tensor} (as opposed to the other values a pickle may hold). */
-export function isTensor(value: unknown): value is Tensor {
-  return typeof value === 'object' && value !== null && (value as Tensor).kind === 'tensor';
-}
-
-export function numel(shape: readonly number[]): number {
-  return shape.reduce((a, b) => a * b, 1);
-}
+export { DTYPE_SIZE, isTensor, numel, type Tensor, type TensorDtype } from '@irserve/onnx/formats';
 
 /** Throws unless `tensor` has `rank` dimensions (and the given sizes, where not undefined). */
 export function expectShape(

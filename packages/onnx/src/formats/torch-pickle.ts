@@ -1,23 +1,44 @@
 /**
- * The pickle inside a `.pt` archive (`data.pkl`), read with an allow-list: tensors
- * (`torch._utils._rebuild_tensor_v2` over typed storages), tuples, lists, dicts, numbers,
- * strings and `collections.OrderedDict`. Nothing is executed; any other global is refused
- * with its name. Every opcode consumes input, so hostile bytes cannot loop, and the stack and
- * memo are bounded.
+ * The pickle of a PyTorch file (`data.pkl` of a `torch.save` archive, or the main pickle of a
+ * legacy one), read with an allow-list: tensors (`torch._utils._rebuild_tensor_v2` over typed
+ * storages), tuples, lists, dicts, numbers, strings and `collections.OrderedDict`. Nothing is
+ * executed; any other global is refused with its name. Every opcode consumes input, so hostile
+ * bytes cannot loop, and the stack and memo are bounded. Tensors come out as slices of their
+ * storages; the caller turns a slice into bytes (a file read whole) or a file offset (weights
+ * handed to ONNX Runtime as they lie on disk).
  */
-import { FormatError, PickleCursor } from '@irserve/dense';
+import { FormatError, PickleCursor } from 'irserve/plugin';
 import { DTYPE_SIZE, numel, type Tensor, type TensorDtype } from './tensor.js';
 
-/** What a `.pt` pickle may hold. */
-export type TorchValue =
+/** What a PyTorch pickle may hold; `T` is what a tensor becomes. */
+export type PickleData<T> =
   | null
   | boolean
   | number
   | string
-  | Tensor
-  | TorchValue[]
-  | { readonly kind: 'tuple'; readonly items: readonly TorchValue[] }
-  | Map<string | number, TorchValue>;
+  | T
+  | PickleData<T>[]
+  | { readonly kind: 'tuple'; readonly items: readonly PickleData<T>[] }
+  | Map<string | number, PickleData<T>>;
+
+/** A `.pt` file read whole: tensors are views of its bytes. */
+export type TorchValue = PickleData<Tensor>;
+
+/** A contiguous tensor inside one storage, in bytes from the storage's start. */
+export interface TensorSlice {
+  readonly dtype: TensorDtype;
+  readonly shape: readonly number[];
+  readonly storage: string;
+  readonly byteOffset: number;
+  readonly byteLength: number;
+}
+
+/** How the pickle reaches the storages: their sizes (to check slices) and the tensors made of them. */
+export interface StorageLookup<T> {
+  /** Bytes of storage `key` (`data/<key>` in an archive), or undefined when it is missing. */
+  size(key: string): number | undefined;
+  tensor(slice: TensorSlice): T;
+}
 
 /** Storage classes (`torch.FloatStorage`...) and their element types. */
 const STORAGES: ReadonlyMap<string, TensorDtype> = new Map([
@@ -42,14 +63,19 @@ class Callable {
 class Storage {
   constructor(
     readonly dtype: TensorDtype,
-    readonly bytes: Uint8Array,
+    readonly key: string,
+    readonly byteLength: number,
   ) {}
 }
 interface Tuple {
   readonly kind: 'tuple';
   readonly items: readonly Item[];
 }
-type Item = TorchValue | Callable | Storage | Tuple;
+/** A tensor made by the lookup, boxed so it is never mistaken for a pickle container. */
+class Made {
+  constructor(readonly value: unknown) {}
+}
+type Item = PickleData<Made> | Callable | Storage | Tuple;
 
 const LIMIT = 1 << 20;
 
@@ -62,7 +88,10 @@ function resolveGlobal(module: string, name: string, file: string): Callable {
   if (module === 'collections' && name === 'OrderedDict') return new Callable('ordered-dict');
   const dtype = module === 'torch' ? STORAGES.get(name) : undefined;
   if (dtype) return new Callable('storage', dtype);
-  throw new FormatError(file, `pickle global ${module}.${name} is not allowed in a PLAID .pt file`);
+  throw new FormatError(
+    file,
+    `pickle global ${module}.${name} is not allowed (a PyTorch file may hold tensors, numbers, strings, lists, tuples and dicts; nothing is executed)`,
+  );
 }
 
 /** The unpickler's state while one `data.pkl` runs. */
@@ -75,7 +104,7 @@ class Machine {
   constructor(
     readonly input: PickleCursor,
     readonly file: string,
-    readonly storage: (key: string) => Uint8Array | undefined,
+    readonly storages: StorageLookup<unknown>,
   ) {}
 
   fail(why: string): never {
@@ -103,10 +132,10 @@ class Machine {
     return this.stack.splice(at);
   }
 
-  data(value: Item): TorchValue {
+  data(value: Item): PickleData<Made> {
     if (value instanceof Callable || value instanceof Storage)
       this.fail('pickle helper used as data');
-    return value as TorchValue;
+    return value as PickleData<Made>;
   }
 
   tuple(items: Item[]): void {
@@ -138,17 +167,16 @@ class Machine {
     this.push(this.memo.get(key) ?? this.fail(`pickle memo key ${key} missing`));
   }
 
-  /** `('storage', torch.FloatStorage, key, location, numel)` -> the storage's bytes. */
+  /** `('storage', torch.FloatStorage, key, location, numel)` -> the storage, size checked. */
   persistent(pid: Item): Storage {
     const [tag, type, key, , count] = isTuple(pid) ? pid.items : [];
     if (tag !== 'storage' || !(type instanceof Callable) || type.name !== 'storage')
       return this.fail('unsupported persistent id (expected a tensor storage)');
     if (typeof key !== 'string' || typeof count !== 'number') return this.fail('bad storage id');
-    const bytes = this.storage(key) ?? this.fail(`storage data/${key} is missing from the archive`);
+    const size = this.storages.size(key) ?? this.fail(`storage data/${key} is missing`);
     const needed = count * DTYPE_SIZE[type.dtype];
-    if (bytes.byteLength < needed)
-      this.fail(`storage data/${key} holds ${bytes.byteLength} of ${needed} bytes`);
-    return new Storage(type.dtype, bytes.subarray(0, needed));
+    if (size < needed) this.fail(`storage data/${key} holds ${size} of ${needed} bytes`);
+    return new Storage(type.dtype, key, needed);
   }
 
   reduce(): void {
@@ -162,7 +190,7 @@ class Machine {
   }
 
   /** `_rebuild_tensor_v2(storage, offset, size, stride, ...)`: contiguous tensors only. */
-  tensor([storage, offset, size, stride]: readonly Item[]): Tensor {
+  tensor([storage, offset, size, stride]: readonly Item[]): Made {
     if (!(storage instanceof Storage) || typeof offset !== 'number')
       return this.fail('bad tensor arguments');
     const shape = this.ints(size);
@@ -176,9 +204,9 @@ class Machine {
     const width = DTYPE_SIZE[storage.dtype];
     const start = offset * width;
     const length = numel(shape) * width;
-    if (start + length > storage.bytes.byteLength) this.fail('tensor extends beyond its storage');
-    const bytes = storage.bytes.subarray(start, start + length);
-    return { kind: 'tensor', dtype: storage.dtype, shape, bytes };
+    if (start + length > storage.byteLength) this.fail('tensor extends beyond its storage');
+    const slice = { dtype: storage.dtype, shape, storage: storage.key, byteOffset: start, byteLength: length };
+    return new Made(this.storages.tensor(slice));
   }
 
   ints(value: Item | undefined): number[] {
@@ -257,16 +285,13 @@ const OPCODES: ReadonlyMap<number, Handler> = new Map<number, Handler>([
 ]);
 
 /**
- * Unpickles `data.pkl` of a `.pt` archive; `storage(key)` returns the bytes of `data/<key>`.
+ * Unpickles the pickle at the start of `input` (the cursor is left after its STOP); tensors
+ * become what `storages.tensor` makes of their slices.
  *
- * @example readTorchPickle(pkl, (key) => members.get(`centroids/data/${key}`), 'centroids.pt')
+ * @example readTorchPickle(new PickleCursor(pkl, 'x.pt'), { size, tensor: (s) => s })
  */
-export function readTorchPickle(
-  bytes: Uint8Array,
-  storage: (key: string) => Uint8Array | undefined,
-  file: string,
-): TorchValue {
-  const machine: Machine = new Machine(new PickleCursor(bytes, file), file, storage);
+export function readTorchPickle<T>(input: PickleCursor, storages: StorageLookup<T>): PickleData<T> {
+  const machine: Machine = new Machine(input, input.file, storages);
   while (machine.result === undefined) {
     if (machine.input.done()) machine.fail('truncated pickle: no STOP');
     const op = machine.input.u8();
@@ -274,5 +299,20 @@ export function readTorchPickle(
     if (!handler) machine.fail(`unsupported pickle opcode 0x${op.toString(16).padStart(2, '0')}`);
     handler(machine);
   }
-  return machine.data(machine.result);
+  return unbox(machine.data(machine.result), new Set(), machine) as PickleData<T>;
+}
+
+/** The value with every made tensor taken out of its box; a container inside itself is refused. */
+function unbox(value: PickleData<Made>, open: Set<object>, machine: Machine): unknown {
+  if (value instanceof Made) return value.value;
+  if (value === null || typeof value !== 'object') return value;
+  if (open.has(value)) machine.fail('pickle container holds itself');
+  open.add(value);
+  let out: unknown = value;
+  if (Array.isArray(value)) out = value.map((item) => unbox(item, open, machine));
+  else if (value instanceof Map)
+    for (const [key, item] of value) value.set(key, unbox(item, open, machine) as PickleData<Made>);
+  else out = { kind: 'tuple', items: value.items.map((item) => unbox(item, open, machine)) };
+  open.delete(value);
+  return out;
 }
