@@ -1,12 +1,14 @@
 /**
  * A model folder as the usual exporters write it (Optimum, sentence-transformers'
- * `export_optimized_onnx_model`, `torch.onnx.export` plus `tokenizer.save_pretrained`):
+ * `export_optimized_onnx_model`, `torch.onnx.export` plus `tokenizer.save_pretrained`), or a
+ * checkpoint as `save_pretrained` writes it (irserve builds its graph, see checkpoint-graph.ts):
  *
  * ```
- * model.onnx (or onnx/model.onnx)   the graph (external weights `model.onnx_data` beside it)
+ * model.onnx (or onnx/model.onnx)   the graph (external weights `model.onnx_data` beside it), or
+ * model.safetensors, ...            a checkpoint's weights (sharded safetensors, pytorch_model.bin)
  * tokenizer.json                    the fast tokenizer (WordPiece, BPE, Unigram)
  * tokenizer_config.json             optional: model_max_length, padding_side, special tokens
- * config.json                       optional: the transformers config
+ * config.json                       the transformers config (optional beside model.onnx)
  * sentence_bert_config.json         optional: max_seq_length
  * 1_Pooling/config.json, modules.json  optional: the sentence-transformers pooling and Normalize
  * config_sentence_transformers.json optional: the query and document prompts (prefixes)
@@ -17,6 +19,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { findWeightFile, WEIGHT_FILES } from '../checkpoint/weight-files.js';
 import { modelError } from '../errors.js';
 import { readJson, readJsonObject } from './json-file.js';
 import { onnxConfigSchema, type OnnxConfig, type PoolingName } from './onnx-config.js';
@@ -24,7 +27,12 @@ import { onnxConfigSchema, type OnnxConfig, type PoolingName } from './onnx-conf
 export interface ModelFolder {
   /** Absolute path of the folder. */
   readonly path: string;
-  /** Absolute path of the ONNX graph. */
+  /**
+   * `onnx`: an exported graph; `checkpoint`: Hugging Face weights whose graph irserve builds
+   * from config.json (architectures/checkpoint-graph.ts).
+   */
+  readonly format: 'onnx' | 'checkpoint';
+  /** Absolute path of the ONNX graph, or of a checkpoint's weight file (or shard index). */
   readonly modelFile: string;
   /** `tokenizer.json`, parsed. */
   readonly tokenizerJson: Record<string, unknown>;
@@ -53,7 +61,8 @@ export interface LoadModelFolderOptions {
   modelFile?: string;
 }
 
-const REQUIRED = 'a model folder holds model.onnx (or onnx/model.onnx) and tokenizer.json';
+const REQUIRED =
+  'a model folder holds tokenizer.json and either model.onnx (or onnx/model.onnx) or a checkpoint: config.json with model.safetensors (or sharded safetensors, or pytorch_model.bin)';
 
 /**
  * Reads and checks a model folder; no file is fetched from anywhere.
@@ -79,7 +88,7 @@ export async function loadModelFolder(
       `onnx_config.json: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     );
   const onnxConfig = parsed.data;
-  const modelFile = await findGraph(folder, options.modelFile ?? onnxConfig.model_file);
+  const { format, modelFile } = await findModel(folder, options.modelFile ?? onnxConfig.model_file);
   const tokenizerJson = await readJsonObject(folder, join(folder, 'tokenizer.json'));
   if (!tokenizerJson)
     throw modelError(
@@ -93,6 +102,7 @@ export async function loadModelFolder(
   const modules = await readJson(folder, join(folder, 'modules.json'));
   return {
     path: folder,
+    format,
     modelFile,
     tokenizerJson,
     tokenizerConfig,
@@ -108,19 +118,33 @@ export async function loadModelFolder(
   };
 }
 
-async function findGraph(folder: string, named: string | undefined): Promise<string> {
+/** The ONNX graph (the named one, else model.onnx, else onnx/model.onnx), else the checkpoint. */
+async function findModel(
+  folder: string,
+  named: string | undefined,
+): Promise<Pick<ModelFolder, 'format' | 'modelFile'>> {
   const candidates = named ? [named] : ['model.onnx', join('onnx', 'model.onnx')];
   for (const candidate of candidates) {
     const file = resolve(folder, candidate);
-    const info = await stat(file).catch(() => undefined);
-    if (info?.isFile()) return file;
+    if (await isFile(file)) return { format: 'onnx', modelFile: file };
   }
-  throw modelError(
-    folder,
-    named
-      ? `the graph ${named} is missing`
-      : `no model.onnx or onnx/model.onnx (${REQUIRED}; export one with optimum-cli export onnx)`,
-  );
+  if (named) throw modelError(folder, `the graph ${named} is missing`);
+  const weights = await findWeightFile(folder);
+  if (weights === undefined)
+    throw modelError(
+      folder,
+      `no model.onnx or onnx/model.onnx, and no checkpoint weights (${WEIGHT_FILES.join(', ')}) (${REQUIRED})`,
+    );
+  if (!(await isFile(join(folder, 'config.json'))))
+    throw modelError(
+      folder,
+      `config.json is missing: irserve builds the graph of ${weights} from config.json's model_type and sizes (save it with model.save_pretrained)`,
+    );
+  return { format: 'checkpoint', modelFile: join(folder, weights) };
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
 }
 
 /** `model_max_length` of a tokenizer without a limit is a huge sentinel: ignore it. */

@@ -112,10 +112,8 @@ function readLegacy<T>(
       'a pickle that is not a PyTorch file (neither a torch.save zip archive nor the legacy format)',
     );
   const cursor = new PickleCursor(prefix, file);
-  const skipped: StorageLookup<TensorSlice> = {
-    size: () => Number.MAX_SAFE_INTEGER,
-    tensor: (slice) => slice,
-  };
+  const anySize = () => Number.MAX_SAFE_INTEGER;
+  const skipped: StorageLookup<TensorSlice> = { size: anySize, tensor: (slice) => slice };
   const legacy = (what: string) => `legacy torch file: ${what}`;
   for (let i = 0; i < 3; i++) {
     if (cursor.done()) throw new FormatError(file, legacy('truncated before its pickle'));
@@ -124,11 +122,11 @@ function readLegacy<T>(
   }
   const main = cursor.at;
   const slices: TensorSlice[] = [];
-  readTorchPickle(cursor, { size: skipped.size, tensor: (slice) => slices.push(slice) });
+  readTorchPickle(cursor, { size: anySize, tensor: (slice) => slices.push(slice) });
   const keys = readTorchPickle(cursor, skipped);
   if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'string'))
     throw new FormatError(file, legacy('the storage key list is not a list of strings'));
-  const storages = legacyStorages(source, file, cursor.at, keys as string[], slices);
+  const storages = legacyStorages(source, file, cursor.at, keys, slices);
   return readTorchPickle(new PickleCursor(prefix.subarray(main), file), {
     size: (key) => storages.get(key)?.size,
     tensor: (slice) => make(rangeOf(slice, storages.get(slice.storage)!.offset)),

@@ -7,7 +7,7 @@
  * storages; the caller turns a slice into bytes (a file read whole) or a file offset (weights
  * handed to ONNX Runtime as they lie on disk).
  */
-import { FormatError, PickleCursor } from 'irserve/plugin';
+import { FormatError, type PickleCursor } from 'irserve/plugin';
 import { DTYPE_SIZE, numel, type Tensor, type TensorDtype } from './tensor.js';
 
 /** What a PyTorch pickle may hold; `T` is what a tensor becomes. */
@@ -205,7 +205,13 @@ class Machine {
     const start = offset * width;
     const length = numel(shape) * width;
     if (start + length > storage.byteLength) this.fail('tensor extends beyond its storage');
-    const slice = { dtype: storage.dtype, shape, storage: storage.key, byteOffset: start, byteLength: length };
+    const slice = {
+      dtype: storage.dtype,
+      shape,
+      storage: storage.key,
+      byteOffset: start,
+      byteLength: length,
+    };
     return new Made(this.storages.tensor(slice));
   }
 

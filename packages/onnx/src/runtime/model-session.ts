@@ -11,7 +11,16 @@ import { ENCODER_INPUTS, feedsFor, type InputCheck } from './feeds.js';
 import type { SessionOptions } from './session-options.js';
 import { toFloatTensor, type FloatTensor } from './tensors.js';
 
+/** A graph built in memory whose weights ONNX Runtime reads from files in `weightsFolder`. */
+export interface BuiltGraph {
+  /** What messages call the model (the checkpoint's weight file). */
+  readonly label: string;
+  readonly bytes: Uint8Array;
+  readonly weightsFolder: string;
+}
+
 export class ModelSession {
+  /** The graph file, or the weight file of a graph built from a checkpoint. */
   readonly modelFile: string;
   /** The execution providers in use and why others were passed over (`device: "auto"`). */
   readonly device: DeviceChoice;
@@ -24,24 +33,33 @@ export class ModelSession {
   }
 
   /**
-   * Loads `modelFile` and checks that irserve can fill its inputs (`inputs`: an encoder's by
-   * default; a seq2seq decoder passes its own).
+   * Loads a graph file (or a graph built from a checkpoint) and checks that irserve can fill its
+   * inputs (`inputs`: an encoder's by default; a seq2seq decoder passes its own).
    *
    * @example
    * const session = await ModelSession.create('/models/minilm/model.onnx', sessionOptions());
    */
   static async create(
-    modelFile: string,
+    graph: string | BuiltGraph,
     options: SessionOptions,
     inputs: InputCheck = ENCODER_INPUTS,
   ): Promise<ModelSession> {
+    const modelFile = typeof graph === 'string' ? graph : graph.label;
     let session: InferenceSession;
     let device: DeviceChoice;
     try {
       ({ value: session, choice: device } = await onDevice(
         requestedDevice(options.device),
         options.execution_providers,
-        (providers) => ort.InferenceSession.create(modelFile, sessionSettings(providers, options)),
+        (providers) =>
+          typeof graph === 'string'
+            ? ort.InferenceSession.create(graph, sessionSettings(providers, options))
+            : ort.InferenceSession.create(graph.bytes, {
+                ...sessionSettings(providers, options),
+                extra: {
+                  session: { model_external_initializers_file_folder_path: graph.weightsFolder },
+                },
+              }),
       ));
     } catch (error) {
       throw modelError(

@@ -4,6 +4,8 @@
  * release frees it. A pool belongs to an app (see `sessionPoolFor`), never to the module.
  */
 import { SharedByKey } from 'irserve/plugin';
+import { buildCheckpointGraph, type GraphHead } from '../architectures/checkpoint-graph.js';
+import { loadWeights } from '../checkpoint/weight-files.js';
 import { loadModelFolder, type ModelFolder } from '../folder/model-folder.js';
 import {
   loadSeq2SeqFolder,
@@ -19,6 +21,8 @@ export interface LoadedModel {
   readonly folder: ModelFolder;
   readonly tokenizer: TextTokenizer;
   readonly session: ModelSession;
+  /** For a checkpoint folder: the graph irserve built (its architecture and head). */
+  readonly built?: { readonly modelType: string; readonly head: GraphHead };
 }
 
 /** A hold on a shared model; `release()` once when done (a second call does nothing). */
@@ -29,6 +33,12 @@ export interface ModelLease extends LoadedModel {
 export interface AcquireOptions extends Partial<SessionOptions> {
   /** The graph inside the folder (default: onnx_config.json's, else model.onnx). */
   modelFile?: string;
+  /**
+   * For a checkpoint folder (no ONNX graph): the graph to build, `hidden` (token states, for
+   * embedders), `classifier`, `masked-lm` or `colbert`; default: the one config.json's
+   * `architectures` implies. An ONNX graph is used as it is.
+   */
+  head?: GraphHead;
 }
 
 /** An encoder-decoder model (T5, mT5) with its folder and tokenizer. */
@@ -58,11 +68,12 @@ export class SessionPool {
    * try { ... lease.session.run(...) } finally { await lease.release(); }
    */
   async acquire(folderPath: string, options: AcquireOptions = {}): Promise<ModelLease> {
-    const { modelFile, ...rest } = options;
+    const { modelFile, head, ...rest } = options;
     const settings = sessionOptions(rest);
     const folder = await loadModelFolder(folderPath, modelFile ? { modelFile } : {});
-    const key = `${folder.modelFile}\n${sessionOptionsKey(settings)}`;
-    const lease = await this.#models.acquire(key, () => load(folder, settings));
+    const graph = folder.format === 'checkpoint' ? (head ?? 'default') : '';
+    const key = `${folder.modelFile}\n${graph}\n${sessionOptionsKey(settings)}`;
+    const lease = await this.#models.acquire(key, () => load(folder, settings, head));
     return { ...lease.value, release: lease.release };
   }
 
@@ -103,8 +114,27 @@ async function loadSeq2Seq(
   return { folder: folder.folder, tokenizer, model };
 }
 
-async function load(folder: ModelFolder, settings: SessionOptions): Promise<LoadedModel> {
+async function load(
+  folder: ModelFolder,
+  settings: SessionOptions,
+  head: GraphHead | undefined,
+): Promise<LoadedModel> {
   const tokenizer = TextTokenizer.fromFolder(folder);
-  const session = await ModelSession.create(folder.modelFile, settings);
-  return { folder, tokenizer, session };
+  if (folder.format === 'onnx')
+    return { folder, tokenizer, session: await ModelSession.create(folder.modelFile, settings) };
+  const weights = await loadWeights(folder.path);
+  const graph = buildCheckpointGraph(folder.path, folder.config, weights, head);
+  const session = await ModelSession.create(
+    { label: folder.modelFile, bytes: graph.bytes, weightsFolder: graph.weightsFolder },
+    settings,
+  );
+  const limit = graph.maxTokens;
+  const maxLength =
+    limit === undefined ? folder.maxLength : Math.min(folder.maxLength ?? limit, limit);
+  return {
+    folder: { ...folder, maxLength },
+    tokenizer,
+    session,
+    built: { modelType: graph.modelType, head: graph.head },
+  };
 }
