@@ -87,6 +87,7 @@ async function openEncoder(options: EncodeOptions): Promise<Onnx.TextEncoder> {
   const onnx = await importOnnx(import('@irserve/onnx'));
   const lease = await new onnx.SessionPool().acquire(options.modelPath, {
     intra_op_threads: options.intraOpThreads ?? 0,
+    head: 'hidden',
   });
   try {
     return new onnx.TextEncoder(lease, {

@@ -49,6 +49,7 @@ export async function localEmbedder(
     execution_providers: config.execution_providers,
     ...(config.device ? { device: config.device } : {}),
     intra_op_threads: config.intra_op_threads,
+    head: 'hidden',
   });
   let encoder: Onnx.TextEncoder;
   try {

@@ -4,11 +4,10 @@
  * `model.safetensors`, `pytorch_model.bin.index.json`, `pytorch_model.bin`. Links are resolved
  * (the Hugging Face cache links each file to a blob), so ONNX Runtime reads the real files.
  */
-import { open, realpath, stat } from 'node:fs/promises';
+import { open, readFile as readText, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormatError } from 'irserve/plugin';
 import { modelError } from '../errors.js';
-import { readJsonObject } from '../folder/json-file.js';
 import { fileSource } from '../formats/zip-archive.js';
 import { readTorchRanges, type TensorRange } from '../formats/torch-file.js';
 import { readSafetensorsHeader } from './safetensors.js';
@@ -66,8 +65,12 @@ async function readFile(folder: string, name: string): Promise<WeightEntry[]> {
 
 /** `weight_map`: tensor name -> shard file; each shard is read once and must hold its tensors. */
 async function readSharded(folder: string, indexName: string): Promise<WeightEntry[]> {
-  const indexPath = join(folder, indexName);
-  const index = await readJsonObject(folder, indexPath);
+  let index: { weight_map?: unknown };
+  try {
+    index = JSON.parse(await readText(join(folder, indexName), 'utf8')) as typeof index;
+  } catch (error) {
+    throw new FormatError(indexName, `is not valid JSON: ${(error as Error).message}`);
+  }
   const map = index?.weight_map;
   if (map === null || typeof map !== 'object' || Array.isArray(map))
     throw new FormatError(indexName, 'has no weight_map object (tensor name -> shard file)');

@@ -61,6 +61,7 @@ export class CrossEncoderReranker extends LeasedReranker<Ready> {
       intra_op_threads,
       inter_op_threads,
       graph_optimization,
+      head: 'classifier',
     });
     try {
       return { lease, scorer: new PairScorer(lease, this.settings, Object.keys(this.config)) };

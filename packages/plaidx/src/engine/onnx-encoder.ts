@@ -158,7 +158,7 @@ export async function onnxColbertEncoder(
   const folder = resolve(context.configDir, options.checkpoint);
   const lease = await onnx
     .sessionPoolFor(context)
-    .acquire(folder, { intra_op_threads: options.threads });
+    .acquire(folder, { intra_op_threads: options.threads, head: 'colbert' });
   try {
     const conventions = readConventions(lease.folder.onnxConfig, folder);
     const names = lease.session.outputNames;

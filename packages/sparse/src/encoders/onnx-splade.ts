@@ -77,7 +77,9 @@ export class OnnxSpladeEncoder implements SparseEncoder {
    * @example const encoder = await OnnxSpladeEncoder.open({ folder: 'models/splade', ... });
    */
   static async open(options: OnnxSpladeOptions): Promise<OnnxSpladeEncoder> {
-    const lease = await sessionPoolFor(options.context).acquire(options.folder);
+    const lease = await sessionPoolFor(options.context).acquire(options.folder, {
+      head: 'masked-lm',
+    });
     try {
       const names = lease.session.outputNames;
       const output = names.includes('logits') ? 'logits' : names[0]!;
