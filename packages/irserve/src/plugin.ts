@@ -52,6 +52,7 @@ export {
 export { parseEngineConfig } from './engines/engine-config.js';
 export { batchSizeField, httpCallFields } from './engines/engine-fields.js';
 export { SharedByKey, type SharedLease } from './util/shared-by-key.js';
+export { filesIdentity } from './util/file-identity.js';
 export * from './storage/index.js';
 /** Reading foreign binary files (pickles, torch archives, safetensors): one error class for all. */
 export { FormatError } from './util/format-error.js';

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cp, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
 import type { App } from 'irserve';
+import type { EngineContext } from 'irserve/plugin';
 import {
   CrossEncoderReranker,
   PairScorer,
@@ -182,6 +187,30 @@ describe('CrossEncoderReranker', () => {
     const empty = await post(app, '/score', { service: 'rerank', query: '', passages: [] });
     expect(empty.status).toBe(200);
     expect(empty.body.scores).toEqual([]);
+  });
+});
+
+describe('CrossEncoderReranker cacheIdentity (issue 39, item 1)', () => {
+  it('is the content of the model folder: equal for a copy, different for another model', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'irserve-ce-identity-'));
+    await cp(TINY_CROSS_ENCODER, join(root, 'copy'), { recursive: true });
+    const identity = async (model_path: string) => {
+      const context = {
+        logger: pino({ level: 'silent' }),
+        configDir: root,
+        cacheDir: join(root, 'cache'),
+        interactive: false,
+        resources: new Map(),
+      } as unknown as EngineContext;
+      const engine = new CrossEncoderReranker({ name: 'ce', config: { model_path }, context });
+      await engine.start();
+      const value = await engine.cacheIdentity();
+      await engine.close();
+      return value;
+    };
+    const original = await identity(TINY_CROSS_ENCODER);
+    expect(await identity('copy')).toBe(original);
+    expect(await identity(TINY_YES_NO)).not.toBe(original);
   });
 });
 

@@ -4,12 +4,13 @@
  * and searched in a vector index built by irserve-build-index or written by Python faiss
  * (RoutIR's `index.faiss`).
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ZodType } from 'zod';
 import {
   BaseEngine,
   IrserveError,
   badRequest,
+  filesIdentity,
   readSubsetMapping,
   requestedSubset,
   subsetLabels,
@@ -21,6 +22,7 @@ import {
   type SubsetLabels,
 } from 'irserve/plugin';
 import { openIndex, type VectorIndex } from '../vector-index/index.js';
+import { MANIFEST_FILE } from '../vector-index/manifest.js';
 import { apiEmbedder } from './api-embedder.js';
 import { denseConfigSchema, parseDenseConfig, promptsOf, type DenseConfig } from './config.js';
 import type { Embedder } from './embedder.js';
@@ -71,6 +73,20 @@ export class Dense extends BaseEngine {
       },
       'dense index opened',
     );
+  }
+
+  /**
+   * What the answers depend on besides the config: the index's manifest (its files' sha256),
+   * the local model (an API's model is named in the config) and the subset mapping.
+   */
+  async cacheIdentity(): Promise<string> {
+    const { embedder } = await this.#open();
+    const files = {
+      index: join(this.settings.index_path, MANIFEST_FILE),
+      model: embedder.modelPath,
+      subsets: this.settings.id_to_subset_mapping,
+    };
+    return filesIdentity(files, this.context.configDir);
   }
 
   async close(): Promise<void> {

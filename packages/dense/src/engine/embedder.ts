@@ -14,5 +14,7 @@ export interface Embedder {
   readonly prefixes?: { readonly query?: string; readonly passage?: string };
   /** What it is, for logs and errors: the API's model name or the model folder. */
   readonly label: string;
+  /** A local model's folder or file (its content is part of the service's cache fingerprint). */
+  readonly modelPath?: string;
   close(): Promise<void>;
 }

@@ -71,6 +71,7 @@ export async function localEmbedder(
     },
     prefixes: lease.folder.prefixes,
     label: `the encoder at ${folder} on ${lease.session.device.providers.join(', ')}`,
+    modelPath: lease.folder.path,
     close: () => encoder.close(),
   };
 }

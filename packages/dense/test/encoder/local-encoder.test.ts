@@ -1,4 +1,4 @@
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -219,6 +219,34 @@ describe('Dense embedBatch and shared sessions', () => {
     expect(dot(passage!, expected[1]!)).toBeCloseTo(1, 4);
     expect(dot(bare!, expected[2]!)).toBeCloseTo(1, 4);
     await Promise.all([dense.close(), given.close()]);
+  });
+
+  it('cacheIdentity follows the content of the index and the model, not their paths (issue 39, item 1)', async () => {
+    const copy = join(world.dir, 'model-copy');
+    const changed = join(world.dir, 'model-changed');
+    cpSync(TINY_BERT, copy, { recursive: true });
+    cpSync(TINY_BERT, changed, { recursive: true });
+    const config = JSON.parse(readFileSync(join(changed, 'config.json'), 'utf8'));
+    writeFileSync(join(changed, 'config.json'), JSON.stringify({ ...config, revision: 2 }));
+    const indexCopy = join(world.dir, 'index-copy');
+    cpSync(world.indexDir, indexCopy, { recursive: true });
+    const otherIndex = join(world.dir, 'index-other');
+    await saveIndex(
+      trainAndAdd('Flat', new Float32Array(32 * 2).fill(0.1), 32, 'ip'),
+      ['x', 'y'],
+      otherIndex,
+    );
+    const identity = async (index: string, model: string) => {
+      const dense = engine(new Map(), { index_path: index, encoder: { model_path: model } });
+      await dense.start();
+      const value = await dense.cacheIdentity();
+      await dense.close();
+      return value;
+    };
+    const original = await identity(world.indexDir, TINY_BERT);
+    expect(await identity(indexCopy, copy)).toBe(original);
+    expect(await identity(world.indexDir, changed)).not.toBe(original);
+    expect(await identity(otherIndex, TINY_BERT)).not.toBe(original);
   });
 
   it('an index of another dimension is refused at start-up', async () => {

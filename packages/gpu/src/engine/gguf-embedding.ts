@@ -49,23 +49,22 @@ async function openEmbedder(
   gguf: GgufEmbeddingConfig,
   holder: LeaseHolder,
 ): Promise<Embedder> {
-  const lease = await GgufModelPool.of(init.context).acquire(
-    modelRequest(gguf, init.context.configDir, 'embedding'),
-    init.context.logger,
-  );
+  const request = modelRequest(gguf, init.context.configDir, 'embedding');
+  const lease = await GgufModelPool.of(init.context).acquire(request, init.context.logger);
   holder.lease = lease;
   init.context.logger.info(
     { service: init.name, ...runtimeHealth(lease) },
     'GGUF embedding model loaded',
   );
   try {
-    return await ggufEmbedder(lease, {
+    const embedder = await ggufEmbedder(lease, {
       maxLength: gguf.max_length,
       contextSize: gguf.context_size,
       contexts: gguf.batch_size,
       threads: gguf.llama_threads,
       normalize: gguf.normalize,
     });
+    return { ...embedder, modelPath: request.path };
   } catch (error) {
     holder.lease = undefined;
     await lease.release();

@@ -21,6 +21,7 @@ import {
 interface Ready {
   lease: GgufLease;
   scorer: GgufRanker;
+  model: string;
 }
 
 export class GgufReranker extends LeasedReranker<Ready> {
@@ -56,10 +57,8 @@ export class GgufReranker extends LeasedReranker<Ready> {
 
   protected async load(): Promise<Ready> {
     const s = this.settings;
-    const lease = await GgufModelPool.of(this.context).acquire(
-      modelRequest(s, this.context.configDir, 'ranking'),
-      this.context.logger,
-    );
+    const request = modelRequest(s, this.context.configDir, 'ranking');
+    const lease = await GgufModelPool.of(this.context).acquire(request, this.context.logger);
     try {
       const scorer = await ggufRanker(lease, {
         maxLength: s.max_length,
@@ -69,7 +68,7 @@ export class GgufReranker extends LeasedReranker<Ready> {
         template: llamaTemplate(s),
       });
       this.#lease = lease;
-      return { lease, scorer };
+      return { lease, scorer, model: request.path };
     } catch (error) {
       await lease.release();
       throw error;

@@ -10,7 +10,8 @@ import type { Federation } from '../federation/federation.js';
 import type { AppMetrics } from '../metrics/prometheus.js';
 import { observedContent } from '../metrics/observed-content.js';
 import { createPipelines } from '../pipeline/lazy-runner.js';
-import { createStore } from '../cache/create-store.js';
+import { createStore, isKvStore } from '../cache/create-store.js';
+import { KeyScope } from '../cache/key-scope.js';
 import type { EngineTypes } from '../registry/engine-types.js';
 import { buildHttpServer, type HttpOptions } from '../transports/http/server.js';
 import { buildEngineTypes } from './engine-catalog.js';
@@ -126,13 +127,20 @@ async function wireServicesAndServer(
       store(`relay:${name}:${role}`, config.relay_cache, config.relay_cache_ttl),
   });
   const content = relayedContent(config, local.content, collections, store, observer);
+  // An external pipeline cache keys by the fingerprints of every service (settled at start).
+  const pipelineScope = isKvStore({
+    kvUrl: config.pipeline_cache_kv_url,
+    kvKwargs: config.pipeline_cache_kv_kwargs,
+  })
+    ? new KeyScope()
+    : undefined;
   const pipelines = await createPipelines({
     services: registry,
     content,
     collections,
     logger,
     aliases: { ...config.pipeline_aliases },
-    cache: pipelineCache(config, store),
+    cache: pipelineCache(config, store, pipelineScope),
     maxLimit: config.max_limit,
   });
   const core: AppCore = {
@@ -145,7 +153,7 @@ async function wireServicesAndServer(
     health: () => healthReport(kvPool, federation, engines, lifecycle),
   };
   const http = buildHttpServer(core, httpOptions(config, options));
-  return { core, http, registry, engines, federation, kvPool, lifecycle };
+  return { core, http, registry, engines, federation, kvPool, lifecycle, pipelineScope };
 }
 
 /** Creates a cache store named by its config path (memory, or KV when a URL is given). */
@@ -157,6 +165,7 @@ function storeFactory(kvPool: KvPool) {
     kvUrl?: string,
     kvKwargs?: Record<string, unknown>,
     prefix?: string,
+    scope?: KeyScope,
   ) =>
     createStore<never>(
       {
@@ -167,6 +176,7 @@ function storeFactory(kvPool: KvPool) {
         namespace: configPath,
         configPath,
         ...(prefix ? { prefix } : {}),
+        scope,
       },
       kvPool,
     );
@@ -198,7 +208,7 @@ function relayedContent(
 }
 
 /** The pipeline result cache: its size, TTL and store. */
-function pipelineCache(config: IrserveConfig, store: StoreFactory) {
+function pipelineCache(config: IrserveConfig, store: StoreFactory, scope: KeyScope | undefined) {
   return {
     size: config.pipeline_cache,
     ttl: config.pipeline_cache_ttl,
@@ -209,6 +219,7 @@ function pipelineCache(config: IrserveConfig, store: StoreFactory) {
       config.pipeline_cache_kv_url,
       config.pipeline_cache_kv_kwargs,
       'pipelinecache:',
+      scope,
     ),
   };
 }

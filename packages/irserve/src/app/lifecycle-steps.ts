@@ -3,6 +3,7 @@ import type { DeferredMetrics } from '../metrics/deferred-metrics.js';
 import type { MetricsServer } from '../metrics/metrics-server.js';
 import type { GrpcServerHandle } from '../transports/grpc/index.js';
 import type { Assembled, Lifecycle } from './assemble.js';
+import { settleCacheScopes } from './cache-scopes.js';
 import { closeAll } from './close-all.js';
 
 /** The servers `listen()` binds beside HTTP; read when close runs, so unset means never bound. */
@@ -11,7 +12,10 @@ export interface SideServers {
   metrics?: MetricsServer;
 }
 
-/** Collections, then engines in config order, then server imports; `ready` once all started. */
+/**
+ * Collections, then engines in config order, the fingerprints of shared caches, then server
+ * imports; `ready` once all started.
+ */
 export async function startAssembled(parts: Assembled): Promise<void> {
   // Offset maps and shard indexes are built (or checked) before serving, so a broken corpus
   // fails the start with its path instead of failing the first request.
@@ -25,6 +29,7 @@ export async function startAssembled(parts: Assembled): Promise<void> {
       });
     }
   }
+  await settleCacheScopes(parts.engines, parts.pipelineScope);
   await parts.federation?.start();
   if (parts.lifecycle.state === 'starting') parts.lifecycle.state = 'ready';
 }

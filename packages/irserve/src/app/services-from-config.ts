@@ -18,6 +18,7 @@ import { createStore, isKvStore } from '../cache/create-store.js';
 import type { EngineTypes } from '../registry/engine-types.js';
 import { parseEngineConfig } from '../engines/engine-config.js';
 import { ServiceRegistry } from '../registry/service-registry.js';
+import { serviceScope, type ScopedEngine, type ServiceScope } from './cache-scopes.js';
 
 export interface ServicesContext {
   collections: CollectionCatalog;
@@ -37,7 +38,7 @@ export function servicesFromConfig(
   context: ServicesContext,
 ) {
   const registry = new ServiceRegistry();
-  const engines: { name: string; engine: Engine }[] = [];
+  const engines: ScopedEngine[] = [];
   const problems: string[] = [];
   const resources = new Map<string, unknown>();
   // Looked up when called (from start() on), so a service may name one declared after it.
@@ -52,10 +53,12 @@ export function servicesFromConfig(
         resources,
         engineOf,
       });
-      engines.push({ name: service.name, engine });
+      const shared = isKvStore({ kvUrl: service.cache_kv_url, kvKwargs: service.cache_kv_kwargs });
+      const cacheScope = serviceScope(service.engine, service.config, shared);
+      engines.push({ name: service.name, engine, cacheScope });
       registerServiceRoles(
         registry,
-        { service, index, engineClass, engine, logger },
+        { service, index, engineClass, engine, logger, cacheScope },
         config,
         context,
       );
@@ -76,6 +79,8 @@ interface ConfiguredService {
   engineClass: EngineClass;
   engine: Engine;
   logger: Logger;
+  /** The fingerprint its shared cache keys carry, settled once the engine started. */
+  cacheScope: ServiceScope;
 }
 
 /** The engine of one configured service, sharing the app's resources and engine lookup. */
@@ -122,8 +127,8 @@ function buildRoleService(
   config: IrserveConfig,
   context: ServicesContext,
 ) {
-  const { service, index, engineClass, engine, logger } = built;
-  const kv = isKvStore({ kvUrl: service.cache_kv_url, kvKwargs: service.cache_kv_kwargs });
+  const { service, index, engineClass, engine, logger, cacheScope } = built;
+  const kv = cacheScope.shared;
   const onCacheEvent = context.observer?.cache({
     service: service.name,
     role,
@@ -136,6 +141,7 @@ function buildRoleService(
       kvUrl: service.cache_kv_url,
       kvKwargs: service.cache_kv_kwargs,
       namespace: `${service.name}:${role}`,
+      scope: cacheScope.scope,
       configPath: `services[${index}]`,
       onEvict: onCacheEvent,
     },
@@ -164,7 +170,7 @@ function buildRoleService(
 /** Fusion rules are served under their class names through a minimal processor. */
 function registerBuiltinFusion(
   registry: ServiceRegistry,
-  engines: { name: string; engine: Engine }[],
+  engines: ScopedEngine[],
   context: ServicesContext,
 ): void {
   for (const engineClass of FUSION_ENGINES) {

@@ -5,6 +5,7 @@ import { parseKvUrl, redactKvUrl } from './kv-url.js';
 import { formatIssues } from '../util/zod-issues.js';
 import { IrserveError } from '../errors.js';
 import type { CacheStore } from './cache-store.js';
+import type { KeyScope } from './key-scope.js';
 import { type EvictionListener, MemoryStore } from './memory-store.js';
 
 /** Default store URL (spec: "a local instance on the standard port"). */
@@ -24,6 +25,8 @@ export interface StoreSettings {
   namespace: string;
   /** Where errors point in the config, e.g. `services[2]`. */
   configPath: string;
+  /** The fingerprint external keys carry (services and pipelines); see KeyScope. */
+  scope?: KeyScope | undefined;
   /** Metrics: entries the in-memory store drops by itself (external stores evict on their own). */
   onEvict?: EvictionListener | undefined;
 }
@@ -68,6 +71,7 @@ export function createStore<V extends object>(
     ttlSeconds: settings.ttl,
     prefix: settings.prefix ?? DEFAULT_PREFIX,
     namespace: settings.namespace,
+    ...(settings.scope ? { scope: settings.scope } : {}),
   });
 }
 

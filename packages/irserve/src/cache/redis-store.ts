@@ -1,6 +1,7 @@
 import type { CacheStore, CacheStoreOptions } from './cache-store.js';
 import { decodeValue, encodeValue } from './kv-codec.js';
 import type { KvConnection } from './kv-connection.js';
+import type { KeyScope } from './key-scope.js';
 
 /** Default key prefix (spec "Store key prefix"). */
 export const DEFAULT_PREFIX = 'servicecache:';
@@ -20,25 +21,41 @@ export class RedisStore<V> implements CacheStore<V> {
   readonly #prefix: string;
   readonly #index: string;
   readonly #options: CacheStoreOptions;
+  readonly #scope: KeyScope | undefined;
 
+  /**
+   * With a `scope`, every key carries the fingerprint of what determines the answers; until
+   * it is settled (the engine has not started) the store neither reads nor writes. The size
+   * index stays one per namespace, so a changed service's new entries push the old ones out.
+   */
   constructor(
     connection: KvConnection,
-    options: CacheStoreOptions & { prefix?: string; namespace: string },
+    options: CacheStoreOptions & { prefix?: string; namespace: string; scope?: KeyScope },
   ) {
     this.#connection = connection;
     this.#prefix = options.prefix ?? DEFAULT_PREFIX;
     this.#index = `${this.#prefix}${options.namespace}:__index`;
     this.#options = options;
+    this.#scope = options.scope;
+  }
+
+  /** The key in the store; undefined while the scope is not settled. */
+  #fullKey(key: string): string | undefined {
+    if (this.#scope === undefined) return this.#prefix + key;
+    return this.#scope.settled ? this.#prefix + this.#scope.apply(key) : undefined;
   }
 
   async get(key: string): Promise<V | undefined> {
-    const text = await this.#run(() => this.#connection.client.get(this.#prefix + key));
+    const fullKey = this.#fullKey(key);
+    if (fullKey === undefined) return undefined;
+    const text = await this.#run(() => this.#connection.client.get(fullKey));
     return typeof text === 'string' ? (decodeValue(text) as V) : undefined;
   }
 
   async put(key: string, value: V, ttlSeconds?: number): Promise<void> {
     const ttl = ttlSeconds ?? this.#options.ttlSeconds;
-    const fullKey = this.#prefix + key;
+    const fullKey = this.#fullKey(key);
+    if (fullKey === undefined) return;
     const text = encodeValue(value);
     const score = ttl >= 0 ? Date.now() + ttl * 1000 : NO_EXPIRY_BASE + Date.now();
     await this.#run(async () => {
@@ -78,7 +95,8 @@ export class RedisStore<V> implements CacheStore<V> {
   }
 
   async remove(key: string): Promise<void> {
-    const fullKey = this.#prefix + key;
+    const fullKey = this.#fullKey(key);
+    if (fullKey === undefined) return;
     await this.#run(async () => {
       const client = this.#connection.client;
       if (this.#connection.cluster)

@@ -167,6 +167,14 @@ export interface Engine {
    * `/health?service=`; without `state` the entry only informs.
    */
   health?(): Record<string, unknown>;
+  /**
+   * What the engine opened that determines its answers besides its config, once started: an
+   * index's checksum, a model's files (`filesIdentity`). A shared cache store (`cache_kv_url`)
+   * keys the service's entries by it, with the engine and its config, so a changed index or
+   * model never answers from the old one's entries while replicas of one configuration share.
+   * Leave it out when the config says it all (an API's URL and model name).
+   */
+  cacheIdentity?(): string | undefined | Promise<string | undefined>;
 }
 
 /** An engine class as registered by name. */

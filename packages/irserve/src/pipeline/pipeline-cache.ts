@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Scores } from '../engines/contract.js';
 import { hashKey } from '../processors/cache-key.js';
+import { canonical } from '../util/canonical.js';
 import { withCache, type CacheEntry } from '../cache/cached.js';
 import { MemoryStore } from '../cache/memory-store.js';
 import type { CacheStore } from '../cache/cache-store.js';
@@ -26,14 +27,6 @@ export type PipelineCall = (
   options?: CallOptions,
 ) => Promise<ServiceResult<PipelineValue>>;
 
-/** JSON with object keys sorted, so equal runtime_kwargs give equal keys whatever their order. */
-function sorted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sorted);
-  if (value === null || typeof value !== 'object') return value;
-  const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return entries.map(([key, inner]) => [key, sorted(inner)]);
-}
-
 /**
  * The pipeline cache key: the canonical expanded plan, the query, the collection, the
  * runtime_kwargs (every key names a stage of the plan; they are checked before this) and the
@@ -44,7 +37,7 @@ export function pipelineKey(plan: Plan, request: PipelineRequest): string {
     plan.canonical,
     request.query,
     request.collection ?? null,
-    sorted(request.runtime_kwargs ?? {}),
+    canonical(request.runtime_kwargs ?? {}), // equal whatever the order of their keys
     request.limit ?? null,
   ])}`;
 }

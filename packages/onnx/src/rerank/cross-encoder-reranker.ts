@@ -18,6 +18,7 @@ import { LeasedReranker } from './leased-reranker.js';
 interface Ready {
   lease: ModelLease;
   scorer: PairScorer;
+  model: string;
 }
 
 export class CrossEncoderReranker extends LeasedReranker<Ready> {
@@ -64,7 +65,8 @@ export class CrossEncoderReranker extends LeasedReranker<Ready> {
       head: 'classifier',
     });
     try {
-      return { lease, scorer: new PairScorer(lease, this.settings, Object.keys(this.config)) };
+      const scorer = new PairScorer(lease, this.settings, Object.keys(this.config));
+      return { lease, scorer, model: lease.folder.path };
     } catch (error) {
       await lease.release();
       throw error;

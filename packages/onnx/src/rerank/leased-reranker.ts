@@ -3,7 +3,7 @@
  * so services naming the same model share it), identical pairs of a batch are scored once, and
  * `close` releases the lease. Each engine says how its model loads (`load`).
  */
-import { BaseEngine, type ScoreRequest } from 'irserve/plugin';
+import { BaseEngine, filesIdentity, type ScoreRequest } from 'irserve/plugin';
 import type { Pair } from './unique-pairs.js';
 import { uniquePairs } from './unique-pairs.js';
 
@@ -12,6 +12,8 @@ export interface LoadedReranker {
   lease: { release(): Promise<void> };
   /** `close`, where the scorer holds resources of its own (contexts), runs before the release. */
   scorer: { score(pairs: readonly Pair[]): Promise<number[]>; close?(): Promise<void> };
+  /** The model folder or file loaded (its content is part of the cache fingerprint). */
+  model: string;
 }
 
 export abstract class LeasedReranker<Loaded extends LoadedReranker> extends BaseEngine {
@@ -23,6 +25,11 @@ export abstract class LeasedReranker<Loaded extends LoadedReranker> extends Base
   /** The loaded model, loading it on the first call. */
   protected opened(): Promise<Loaded> {
     return (this.#ready ??= this.load());
+  }
+
+  /** The content of the model loaded (the rest of what scores depend on is in the config). */
+  async cacheIdentity(): Promise<string> {
+    return filesIdentity({ model: (await this.opened()).model });
   }
 
   async close(): Promise<void> {

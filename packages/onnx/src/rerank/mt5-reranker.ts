@@ -19,6 +19,7 @@ interface Ready {
   lease: Seq2SeqLease;
   scorer: MonoT5Scorer;
   tokens: PredictionTokens;
+  model: string;
 }
 
 export class MT5Reranker extends LeasedReranker<Ready> {
@@ -54,7 +55,8 @@ export class MT5Reranker extends LeasedReranker<Ready> {
     );
     try {
       const tokens = this.#tokens(named, lease);
-      return { lease, tokens, scorer: new MonoT5Scorer(lease, this.settings, tokens) };
+      const scorer = new MonoT5Scorer(lease, this.settings, tokens);
+      return { lease, tokens, scorer, model: lease.folder.path };
     } catch (error) {
       await lease.release();
       throw error;

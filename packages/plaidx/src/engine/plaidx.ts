@@ -11,6 +11,7 @@ import {
   BaseEngine,
   IrserveError,
   badRequest,
+  filesIdentity,
   requestedSubset,
   type BatchOptions,
   type EngineInit,
@@ -19,6 +20,7 @@ import {
   type SearchRequest,
   type SubsetLabels,
 } from 'irserve/plugin';
+import { MANIFEST_FILE } from '../index/manifest.js';
 import { openPlaidIndex, type PlaidIndex } from '../index/plaid-index.js';
 import { resolveDepth, type SearchDepth } from '../search/depth.js';
 import { plaidSearch } from '../search/plaid-search.js';
@@ -110,6 +112,30 @@ export class PLAIDX extends BaseEngine {
         },
         'PLAID index opened',
       );
+  }
+
+  /**
+   * What the answers depend on besides the config: the index's manifest (or, for an index
+   * ColBERT wrote, its metadata and centroids), the passage and subset mappings, the ONNX
+   * checkpoint folder.
+   */
+  async cacheIdentity(): Promise<string> {
+    await this.#open();
+    const s = this.settings;
+    const index = (name: string) =>
+      s.index_path === undefined ? undefined : join(s.index_path, name);
+    const dir =
+      s.index_path === undefined ? undefined : resolve(this.context.configDir, s.index_path);
+    const files = {
+      manifest: index(MANIFEST_FILE),
+      metadata: index('metadata.json'),
+      centroids: index('centroids.pt'),
+      centroidsNpy: index('centroids.npy'),
+      passages: dir === undefined ? undefined : await this.#mappingPath(dir),
+      subsets: s.id_to_subset_mapping,
+      checkpoint: s.checkpoint,
+    };
+    return filesIdentity(files, this.context.configDir);
   }
 
   async close(): Promise<void> {

@@ -4,11 +4,12 @@
  * or come pre-encoded in the request (`query_vector`); every search strategy returns the same
  * top k as exhaustive scoring; passages group into documents by MaxP.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   BaseEngine,
   IrserveError,
   badRequest,
+  filesIdentity,
   requestedSubset,
   type BatchOptions,
   type EmbedRequest,
@@ -20,6 +21,7 @@ import {
 } from 'irserve/plugin';
 import type { SparseEncoder, SparseVector } from '../encoders/types.js';
 import { missingTokens } from '../encoders/vocabulary.js';
+import { MANIFEST_FILE } from '../index/manifest.js';
 import { queryTerms } from '../search/query-terms.js';
 import { lsrConfigSchema, parseLsrConfig, type LsrConfig } from './config.js';
 import { createEncoder } from './create-encoder.js';
@@ -91,6 +93,22 @@ export class LSR extends BaseEngine {
   health(): Record<string, unknown> {
     if (this.#damage) return { state: 'down', prepared: 'damaged' };
     return { state: 'up', prepared: this.#prepared ? 'ready' : 'in progress' };
+  }
+
+  /**
+   * What the answers depend on besides the config: the index's manifest (its files' checksums),
+   * the ONNX model folder or TEI's vocabulary, and the subset mapping.
+   */
+  async cacheIdentity(): Promise<string> {
+    await this.#open();
+    const s = this.settings;
+    const files = {
+      index: join(s.index_path, MANIFEST_FILE),
+      model: s.encoder === 'onnx' ? s.model_name : undefined,
+      vocabulary: s.vocab_path,
+      subsets: s.id_to_subset_mapping,
+    };
+    return filesIdentity(files, this.context.configDir);
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,10 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import type { EngineContext } from 'irserve/plugin';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildSparseIndex } from '../../src/build/build-index.js';
+import { LSR } from '../../src/index.js';
 import { VOCABULARY } from '../helpers/tei-server.js';
 import { lsrWorld, type LsrWorld } from '../helpers/world.js';
 import { post, startApp } from '../helpers/app.js';
@@ -125,6 +127,35 @@ describe('LSR start-up checks', () => {
       await app.close();
     }
   }
+
+  it('cacheIdentity follows the index and the vocabulary, not their paths (issue 39, item 1)', async () => {
+    const identity = async (config: Record<string, unknown>) => {
+      const context = {
+        logger: pino({ level: 'silent' }),
+        configDir: world.dir,
+        cacheDir: join(world.dir, 'cache'),
+        interactive: false,
+        resources: new Map(),
+      } as unknown as EngineContext;
+      const lsr = new LSR({ name: 'lsr', config: { encoder: 'none', ...config }, context });
+      await lsr.start();
+      const value = await lsr.cacheIdentity();
+      await lsr.close();
+      return value;
+    };
+    await cp(world.indexDir, join(world.dir, 'index-copy'), { recursive: true });
+    const original = await identity({ index_path: 'index' });
+    expect(await identity({ index_path: 'index-copy' })).toBe(original);
+    const logger = pino({ level: 'silent' });
+    const input = join(world.dir, 'encoded.jsonl');
+    await buildSparseIndex({
+      input,
+      outputDir: join(world.dir, 'index-q10'),
+      quantization: 10,
+      logger,
+    });
+    expect(await identity({ index_path: 'index-q10' })).not.toBe(original);
+  });
 
   it('refuses search impact-ordered on an index built without the lists; the others answer as exhaustive', async () => {
     await expect(startApp(world.config({ search: 'impact-ordered' }), world.dir)).rejects.toThrow(

@@ -7,6 +7,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { setImmediate as afterPendingIo } from 'node:timers/promises';
 import type { TextView } from '../../collections/types.js';
 import { badRequest, IrserveError } from '../../errors.js';
+import { filesIdentity } from '../../util/file-identity.js';
 import {
   BaseEngine,
   type EngineInit,
@@ -186,6 +187,16 @@ export class BM25 extends BaseEngine {
         return scorePassage(index, analyzer, query, passage);
       });
     });
+  }
+
+  /**
+   * The index's checksum (what it was built from and how: corpus, fields, analysis) and the
+   * subset mapping's content; `k1` and `b` are in the config.
+   */
+  async cacheIdentity(): Promise<string> {
+    const { index } = await this.#open();
+    const subsets = { subsets: this.settings.id_to_subset_mapping };
+    return `${index.data.digest} ${await filesIdentity(subsets, this.context.configDir)}`;
   }
 
   async close(): Promise<void> {

@@ -34,6 +34,8 @@ export interface IndexArrays {
 
 export interface IndexData extends IndexArrays {
   stats: IndexStats;
+  /** SHA-256 of the arrays as stored (the file's checksum), once read from a file. */
+  digest?: string;
 }
 
 /** The names of the arrays, in file order. */

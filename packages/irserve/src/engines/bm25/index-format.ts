@@ -171,7 +171,9 @@ export async function readIndexFile(path: string, key: string): Promise<IndexDat
   if (header.endian !== platformEndian()) return undefined;
   checkDigest(path, bytes, header);
   const arrays = viewArrays(bytes, header);
-  return arrays === undefined ? undefined : { ...arrays, stats: header.stats };
+  return arrays === undefined
+    ? undefined
+    : { ...arrays, stats: header.stats, digest: header.sha256 };
 }
 
 function viewArrays(bytes: Uint8Array, header: Header): IndexArrays | undefined {
