@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { install, type InstallPlan } from '../src/cli/install-backend.js';
-import { USAGE, installCli, type InstallSteps } from '../src/cli/install-cli.js';
+import { formatHelp } from 'irserve/plugin';
+import { GPU_INSTALL, installCli, type InstallSteps } from '../src/cli/install-cli.js';
 
 let dir = '';
 beforeAll(async () => {
@@ -28,7 +29,7 @@ function plan(): InstallPlan {
 
 function cli(steps: Partial<InstallSteps>, args: string[]) {
   const lines = { log: [] as string[], error: [] as string[] };
-  const io = { log: (l: string) => lines.log.push(l), error: (l: string) => lines.error.push(l) };
+  const io = { out: (l: string) => lines.log.push(l), err: (l: string) => lines.error.push(l) };
   const all: InstallSteps = {
     planInstall: plan,
     install: () => {},
@@ -40,20 +41,35 @@ function cli(steps: Partial<InstallSteps>, args: string[]) {
 
 describe('irserve-gpu-install', () => {
   it('refuses a missing or unknown backend and unknown options with the usage', async () => {
-    expect(await cli({}, [])).toMatchObject({ code: 2, error: [USAGE] });
-    expect(await cli({}, ['rocm'])).toMatchObject({ code: 2, error: [USAGE] });
+    const usage = 'usage: irserve-gpu-install cuda|vulkan [--dry_run]';
+    const missing = await cli({}, []);
+    expect(missing.code).toBe(2);
+    expect(missing.error[0]).toBe(
+      `irserve-gpu-install: expected cuda|vulkan, got 0 arguments\n${usage}\nRun "irserve-gpu-install --help" for every option.`,
+    );
+    const unknownBackend = await cli({}, ['rocm']);
+    expect(unknownBackend.code).toBe(2);
+    expect(unknownBackend.error[0]).toMatch(
+      /^irserve-gpu-install: the backend must be cuda or vulkan, got rocm\nusage: /,
+    );
     const unknown = await cli({}, ['cuda', '--force']);
     expect(unknown.code).toBe(2);
-    expect(unknown.error[0]).toMatch(/^unknown option --force\nusage: /);
+    expect(unknown.error[0]).toMatch(/^irserve-gpu-install: unknown option --force\nusage: /);
   });
 
-  it('--dry-run shows the plan and installs nothing', async () => {
+  it('prints its help for --help', async () => {
+    expect(await cli({}, ['--help'])).toMatchObject({ code: 0, log: [formatHelp(GPU_INSTALL)] });
+  });
+
+  it('--dry_run (or --dry-run) shows the plan and installs nothing', async () => {
     let installed = false;
-    const result = await cli({ install: () => void (installed = true) }, ['vulkan', '--dry-run']);
+    const result = await cli({ install: () => void (installed = true) }, ['vulkan', '--dry_run']);
     expect(result.code).toBe(0);
     expect(result.log[0]).toMatch(
       /^@node-llama-cpp\/linux-x64-vulkan@3\.22\.1 -> .*linux-x64-vulkan$/,
     );
+    const hyphen = await cli({ install: () => void (installed = true) }, ['--dry-run', 'vulkan']);
+    expect(hyphen).toMatchObject({ code: 0, log: result.log });
     expect(installed).toBe(false);
   });
 

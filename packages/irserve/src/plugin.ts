@@ -57,7 +57,19 @@ export * from './storage/index.js';
 /** Reading foreign binary files (pickles, torch archives, safetensors): one error class for all. */
 export { FormatError } from './util/format-error.js';
 export { PickleCursor } from './util/pickle-cursor.js';
-export { defaultIo, isEntryPoint, type CliIo } from './plugins/command-entry.js';
+export {
+  commonFlags,
+  defaultIo,
+  EXIT,
+  flag,
+  formatHelp,
+  isEntryPoint,
+  runCommand,
+  UsageError,
+  type CliIo,
+  type CommandSpec,
+  type FlagValues,
+} from './cli-kit/index.js';
 /**
  * The zod irserve builds its schemas with. Engine config schemas made with it compose with
  * irserve's own (one zod in the process; irserve's build ships it prebundled).

@@ -135,7 +135,8 @@ describe('irserve-encode', () => {
     ],
     [['--model', TINY_BERT, '--passage_prompt', 'p:', 'a', 'b'], 2, /must contain \{passage\}/],
     [['--model', TINY_BERT, '--bogus', 'a', 'b'], 2, /bogus/],
-    [['--model', 'no/such', 'corpus.jsonl', 'out'], 1, /no such file|does not exist/],
+    // A model folder that does not exist is a configuration mistake: exit 2, as irserve's own.
+    [['--model', 'no/such', 'corpus.jsonl', 'out'], 2, /no such file|does not exist/],
   ])('%j exits %i with a one-line error', async (argv, status, message) => {
     const run = io();
     const args = argv.map((a) =>

@@ -1,5 +1,5 @@
 /**
- * `irserve-gpu-install cuda|vulkan [--dry-run]`: the one step a GPU host runs. It fetches
+ * `irserve-gpu-install cuda|vulkan [--dry_run]`: the one step a GPU host runs. It fetches
  * llama.cpp's prebuilt binaries for the backend (the version matching the installed
  * node-llama-cpp) with `npm pack` from the registry, unpacks them next to node-llama-cpp, then
  * loads the backend to prove it works. A plain `npm ci` never downloads them (hundreds of MB).

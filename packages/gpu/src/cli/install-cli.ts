@@ -1,21 +1,36 @@
 /**
- * The `irserve-gpu-install cuda|vulkan [--dry-run]` command line as a function: arguments in,
- * exit code out, every failure a one-line message (never a stack trace). The steps are
- * parameters so that tests can stand in for npm and the GPU.
+ * The `irserve-gpu-install cuda|vulkan [--dry_run]` command line as a function: arguments in,
+ * exit code out; parsing, `--help`, errors and exit codes are irserve's command-line kit's. The
+ * steps are parameters so that tests can stand in for npm and the GPU.
  */
+import { flag, runCommand, UsageError, type CliIo, type CommandSpec } from 'irserve/plugin';
 import { install, planInstall, verify, type InstallPlan } from './install-backend.js';
 
-export const USAGE = 'usage: irserve-gpu-install cuda|vulkan [--dry-run]';
+const BACKENDS = ['cuda', 'vulkan'] as const;
+
+const FLAGS = {
+  dry_run: flag.switch({
+    default: false,
+    help: 'print what would be fetched and where; install nothing',
+  }),
+};
+
+/** `irserve-gpu-install`: its usage, argument and flags. */
+export const GPU_INSTALL: CommandSpec<typeof FLAGS> = {
+  name: 'irserve-gpu-install',
+  usage: ['irserve-gpu-install cuda|vulkan [--dry_run]'],
+  description:
+    "Fetches llama.cpp's prebuilt binaries for the backend (the version matching the installed\n" +
+    'node-llama-cpp) from the npm registry, unpacks them beside node-llama-cpp, then loads the\n' +
+    'backend to prove it works (docs/gpu.md).',
+  positionals: [{ name: 'cuda|vulkan', help: 'the GPU backend to install' }],
+  flags: FLAGS,
+};
 
 export interface InstallSteps {
   planInstall: (backend: 'cuda' | 'vulkan') => InstallPlan;
   install: (plan: InstallPlan) => void;
   verify: (backend: 'cuda' | 'vulkan') => Promise<boolean>;
-}
-
-export interface InstallIo {
-  log: (line: string) => void;
-  error: (line: string) => void;
 }
 
 const STEPS: InstallSteps = { planInstall, install, verify };
@@ -27,29 +42,23 @@ const STEPS: InstallSteps = { planInstall, install, verify };
  * @example
  * process.exitCode = await installCli(process.argv.slice(2));
  */
-export async function installCli(
-  args: string[],
+export function installCli(
+  argv: string[],
   steps: InstallSteps = STEPS,
-  io: InstallIo = console,
+  io?: CliIo,
 ): Promise<number> {
-  const backend = args.find((a) => !a.startsWith('-'));
-  if (backend !== 'cuda' && backend !== 'vulkan') {
-    io.error(USAGE);
-    return 2;
-  }
-  const unknown = args.filter((a) => a.startsWith('-') && a !== '--dry-run');
-  if (unknown.length > 0) {
-    io.error(`unknown option ${unknown.join(', ')}\n${USAGE}`);
-    return 2;
-  }
-  try {
-    const plan = steps.planInstall(backend);
-    for (const { spec, dir } of plan.targets) io.log(`${spec} -> ${dir}`);
-    if (args.includes('--dry-run')) return 0;
-    steps.install(plan);
-  } catch (error) {
-    io.error(`irserve-gpu-install: ${(error as Error).message}`);
-    return 1;
-  }
-  return (await steps.verify(backend)) ? 0 : 1;
+  return runCommand(
+    GPU_INSTALL,
+    argv,
+    async ({ flags, positionals: [backend], io }) => {
+      if (backend !== 'cuda' && backend !== 'vulkan')
+        throw new UsageError(`the backend must be ${BACKENDS.join(' or ')}, got ${backend}`);
+      const plan = steps.planInstall(backend);
+      for (const { spec, dir } of plan.targets) io.out(`${spec} -> ${dir}`);
+      if (flags.dry_run) return 0;
+      steps.install(plan);
+      return (await steps.verify(backend)) ? 0 : 1;
+    },
+    io && { io },
+  );
 }

@@ -1,54 +1,43 @@
-import { EVAL_USAGE, INIT_USAGE, MCP_USAGE, SERVE_USAGE, WARMUP_USAGE } from './usage.js';
+import type { CommandSpec, FlagSpecs } from '../cli-kit/index.js';
+import type { CommandRun } from './command-run.js';
+import { EVAL, INIT, MCP, PRINT_CONFIG_SCHEMA, SERVE, WARMUP } from './usage.js';
 
-/** A command's entry point: takes the arguments after its name, returns the exit code. */
-export type CommandRun = (argv: string[], env: NodeJS.ProcessEnv) => Promise<number>;
-
-export interface Command {
-  /** Printed by `irserve <command> --help`. */
-  usage: string;
+export interface Command<S extends FlagSpecs = FlagSpecs> {
+  /** Usage, arguments and flags: `irserve <command> --help` prints it without loading `load`. */
+  spec: CommandSpec<S>;
   /**
    * Loads the command's module only when the command runs, so `irserve --version`, `--help` and
    * a small config do not pay for modules they never use.
    */
-  load: () => Promise<CommandRun>;
+  load: () => Promise<CommandRun<S>>;
+}
+
+/** One entry of the table, its flag types checked against its run function. */
+function command<S extends FlagSpecs>(entry: Command<S>): Command {
+  return entry as unknown as Command;
 }
 
 /**
  * The subcommands of `irserve` (a config path runs `serve`). Each module is imported on demand.
  *
  * @example
- * const run = await COMMANDS.init!.load();
- * process.exitCode = await run(['docs/'], process.env);
+ * const { load } = COMMANDS.init!;
+ * process.exitCode = (await (await load())({ flags, positionals, io }, process.env)) ?? 0;
  */
 export const COMMANDS: Readonly<Record<string, Command>> = {
-  serve: {
-    usage: SERVE_USAGE,
-    load: async () => (await import('./serve.js')).serveCommand,
-  },
-  warmup: {
-    usage: WARMUP_USAGE,
-    load: async () => (await import('./warmup.js')).warmupCommand,
-  },
-  eval: {
-    usage: EVAL_USAGE,
-    load: async () => (await import('./eval.js')).runEvalCommand,
-  },
-  init: {
-    usage: INIT_USAGE,
-    load: async () => (await import('./init.js')).initCommand,
-  },
+  serve: command({ spec: SERVE, load: async () => (await import('./serve.js')).serveCommand }),
+  warmup: command({ spec: WARMUP, load: async () => (await import('./warmup.js')).warmupCommand }),
+  eval: command({ spec: EVAL, load: async () => (await import('./eval.js')).evalCommand }),
+  init: command({ spec: INIT, load: async () => (await import('./init.js')).initCommand }),
   // The MCP SDK is loaded only for this command: the others' start-up pays nothing for it.
-  mcp: {
-    usage: MCP_USAGE,
-    load: async () => (await import('./mcp.js')).mcpCommand,
-  },
+  mcp: command({ spec: MCP, load: async () => (await import('./mcp.js')).mcpCommand }),
 };
 
-/** Whether the arguments ask for help (`--help` or `-h` anywhere before a `--`). */
-export function wantsHelp(argv: readonly string[]): boolean {
-  for (const arg of argv) {
-    if (arg === '--') return false;
-    if (arg === '--help' || arg === '-h') return true;
-  }
-  return false;
-}
+/**
+ * `irserve --print_config_schema` (also `--print-config-schema`). It imports every engine
+ * module, which other commands may not need, so it too loads on demand.
+ */
+export const PRINT_SCHEMA: Command = command({
+  spec: PRINT_CONFIG_SCHEMA,
+  load: async () => (await import('./config-schema.js')).printConfigSchema,
+});

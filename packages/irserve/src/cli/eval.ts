@@ -4,28 +4,17 @@
  * in-process app and prints nDCG@10, MAP, R@100 and R@1000 (trec_eval definitions).
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import { createApp } from '../app.js';
 import { loadConfigFile } from '../config/load.js';
 import { parseQrels, parseQueries, formatTrecRun, type Query } from '../eval/files.js';
 import { evaluate, type Evaluation } from '../eval/metrics.js';
 import { runQueries, type Scores } from '../eval/run-queries.js';
+import { UsageError, type CliIo, type FlagValues } from '../cli-kit/index.js';
 import { createProgress } from '../util/progress.js';
+import type { CommandRun } from './command-run.js';
 import { createCliLogger } from './logger.js';
-import { UsageError } from './usage-error.js';
-import { EVAL_USAGE } from './usage.js';
-
-const OPTIONS = {
-  pipeline: { type: 'string' },
-  collection: { type: 'string' },
-  queries: { type: 'string' },
-  qrels: { type: 'string' },
-  run: { type: 'string' },
-  concurrency: { type: 'string', default: '16' },
-  'log-level': { type: 'string', default: 'warn' },
-  help: { type: 'boolean', short: 'h', default: false },
-} as const;
+import type { EVAL } from './usage.js';
 
 interface EvalArgs {
   config: string;
@@ -35,34 +24,21 @@ interface EvalArgs {
   qrels: string;
   run: string | undefined;
   concurrency: number;
-  logLevel: string;
 }
 
-function parseEvalArgs(argv: string[]): EvalArgs | undefined {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: OPTIONS,
-    allowPositionals: true,
-  });
-  if (values.help) return undefined;
-  if (positionals.length !== 1) throw new UsageError(`eval needs one config file\n${EVAL_USAGE}`);
-  for (const name of ['pipeline', 'collection', 'queries', 'qrels'] as const) {
-    if (!values[name]) throw new UsageError(`eval needs --${name}\n${EVAL_USAGE}`);
-  }
-  const concurrency = Number(values.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024)
-    throw new UsageError(
-      `--concurrency must be an integer from 1 to 1024, got "${values.concurrency}"`,
-    );
+/** The arguments of a parsed command line; a UsageError names a missing required flag. */
+function evalArgs(flags: FlagValues<typeof EVAL.flags>, [config]: string[]): EvalArgs {
+  const { pipeline, collection, queries, qrels } = flags;
+  for (const [name, value] of Object.entries({ pipeline, collection, queries, qrels }))
+    if (!value) throw new UsageError(`--${name} is required`);
   return {
-    config: positionals[0]!,
-    pipeline: values.pipeline!,
-    collection: values.collection!,
-    queries: values.queries!,
-    qrels: values.qrels!,
-    run: values.run,
-    concurrency,
-    logLevel: values['log-level'],
+    config: config!,
+    pipeline: pipeline!,
+    collection: collection!,
+    queries: queries!,
+    qrels: qrels!,
+    run: flags.run,
+    concurrency: flags.concurrency,
   };
 }
 
@@ -80,14 +56,10 @@ export function formatEvaluation(
   return rows.map(([name, value]) => `${name!.padEnd(10)} ${value}`).join('\n');
 }
 
-/** Runs `irserve eval`; returns the exit code. */
-export async function runEvalCommand(argv: string[]): Promise<number> {
-  const args = parseEvalArgs(argv);
-  if (args === undefined) {
-    console.log(EVAL_USAGE);
-    return 0;
-  }
-  const logger = await createCliLogger({ level: args.logLevel, format: 'auto' });
+/** Runs `irserve eval`. */
+export const evalCommand: CommandRun<typeof EVAL.flags> = async ({ flags, positionals, io }) => {
+  const args = evalArgs(flags, positionals);
+  const logger = await createCliLogger({ level: flags.log_level, format: 'auto' });
   const queries = parseQueries(await readFile(args.queries, 'utf8'), args.queries);
   const qrels = parseQrels(await readFile(args.qrels, 'utf8'), args.qrels);
   const judged = queries.filter((query) => qrels.has(query.id));
@@ -96,14 +68,13 @@ export async function runEvalCommand(argv: string[]): Promise<number> {
   if (missing > 0)
     logger.warn(`${missing} judged queries are not in ${args.queries}: they score 0`);
   const started = performance.now();
-  const run = await retrieveAll(args, judged, logger);
+  const run = await retrieveAll(args, judged, logger, io);
   const evaluation = evaluate(run, qrels);
-  console.log(formatEvaluation(args.pipeline, evaluation, (performance.now() - started) / 1000));
+  io.out(formatEvaluation(args.pipeline, evaluation, (performance.now() - started) / 1000));
   if (args.run !== undefined) await writeFile(args.run, formatTrecRun(run));
-  return 0;
-}
+};
 
-async function retrieveAll(args: EvalArgs, queries: Query[], logger: Logger) {
+async function retrieveAll(args: EvalArgs, queries: Query[], logger: Logger, io: CliIo) {
   const { config, configDir } = await loadConfigFile(args.config);
   const app = await createApp(config, { logger, configDir });
   try {
@@ -111,7 +82,7 @@ async function retrieveAll(args: EvalArgs, queries: Query[], logger: Logger) {
     const progress = createProgress({
       label: 'eval',
       total: queries.length,
-      interactive: Boolean(process.stderr.isTTY),
+      interactive: io.interactive ?? false,
       logger,
       unit: 'queries',
     });

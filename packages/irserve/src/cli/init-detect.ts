@@ -62,21 +62,21 @@ export function detectFields(
   if (idField === undefined || !inAll(idField))
     throw new Error(
       given.idField
-        ? `--id-field ${given.idField}: not in every document`
-        : `no id field found (looked for ${ID_FIELDS.join(', ')}): pass --id-field`,
+        ? `--id_field ${given.idField}: not in every document`
+        : `no id field found (looked for ${ID_FIELDS.join(', ')}): pass --id_field`,
     );
   const titleField = given.titleField ?? TITLE_FIELDS.find(stringsInAll);
   if (given.titleField !== undefined && !inAll(given.titleField))
-    throw new Error(`--title-field ${given.titleField}: not in every document`);
+    throw new Error(`--title_field ${given.titleField}: not in every document`);
   const known = TEXT_FIELDS.filter(stringsInAll);
   const others = Object.keys(documents[0]!).filter(
     (field) => field !== idField && field !== titleField && stringsInAll(field),
   );
   const textFields = given.textFields ?? (known.length > 0 ? known.slice(0, 1) : others);
   for (const field of textFields) {
-    if (!inAll(field)) throw new Error(`--text-fields: "${field}" is not in every document`);
+    if (!inAll(field)) throw new Error(`--text_fields: "${field}" is not in every document`);
   }
   if (textFields.length === 0)
-    throw new Error('no text field found (no string field besides the id): pass --text-fields');
+    throw new Error('no text field found (no string field besides the id): pass --text_fields');
   return { idField, textFields, titleField, sampled: documents.length };
 }

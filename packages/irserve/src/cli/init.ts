@@ -1,8 +1,9 @@
 import { readdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, relative, resolve, sep } from 'node:path';
-import { parseArgs } from 'node:util';
+import { UsageError, type CliIo } from '../cli-kit/index.js';
+import type { CommandRun } from './command-run.js';
 import { detectFields, sampleDocuments, type DetectedFields } from './init-detect.js';
-import { UsageError } from './usage-error.js';
+import type { INIT } from './usage.js';
 
 /** A collection/service name from a file name: letters, digits, `_` and `-`, starting with a letter. */
 export function nameFromFile(file: string): string {
@@ -47,61 +48,45 @@ function entriesFor(name: string, docPath: string, fields: DetectedFields) {
   return { collection, services: [bm25, title], alias };
 }
 
-const OPTIONS = {
-  out: { type: 'string', default: 'irserve.json' },
-  'id-field': { type: 'string' },
-  'text-fields': { type: 'string' },
-  'title-field': { type: 'string' },
-  force: { type: 'boolean', default: false },
-} as const;
-
 /**
  * `irserve init <folder|file.jsonl>`: writes a starter config (collections, BM25, fusion,
  * content) for JSONL documents and prints the next two commands.
  *
  * @example
- * await initCommand(['corpus/', '--out', 'irserve.json'], process.env);
+ * await main(['init', 'corpus/', '--out', 'irserve.json']);
  */
-export async function initCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: OPTIONS,
-  });
-  if (positionals.length !== 1)
-    throw new UsageError('usage: irserve init <folder|file.jsonl> [--out irserve.json]');
-  const out = resolve(values.out);
-  if (!values.force && (await stat(out).catch(() => undefined)))
+export const initCommand: CommandRun<typeof INIT.flags> = async ({ flags, positionals, io }) => {
+  const out = resolve(flags.out);
+  if (!flags.force && (await stat(out).catch(() => undefined)))
     throw new UsageError(
-      `${values.out} exists: pass --force to overwrite it, or --out another.json`,
+      `${flags.out} exists: pass --force to overwrite it, or --out another.json`,
     );
   const { config, summary } = await starterConfig(
     await jsonlFiles(positionals[0]!),
     out,
-    givenFields(values),
+    givenFields(flags),
   );
   await writeFile(out, `${JSON.stringify(config, null, 2)}\n`);
-  printNextSteps(out, (config.services[0] as { name: string }).name, summary);
-  return 0;
-}
+  printNextSteps(io, out, (config.services[0] as { name: string }).name, summary);
+};
 
 /** The fields the user named on the command line (the others are detected). */
-function givenFields(values: {
-  'id-field'?: string | undefined;
-  'text-fields'?: string | undefined;
-  'title-field'?: string | undefined;
+function givenFields(flags: {
+  id_field?: string | undefined;
+  text_fields?: string | undefined;
+  title_field?: string | undefined;
 }) {
   return {
-    ...(values['id-field'] ? { idField: values['id-field'] } : {}),
-    ...(values['text-fields']
+    ...(flags.id_field ? { idField: flags.id_field } : {}),
+    ...(flags.text_fields
       ? {
-          textFields: values['text-fields']
+          textFields: flags.text_fields
             .split(',')
             .map((f) => f.trim())
             .filter(Boolean),
         }
       : {}),
-    ...(values['title-field'] ? { titleField: values['title-field'] } : {}),
+    ...(flags.title_field ? { titleField: flags.title_field } : {}),
   };
 }
 
@@ -143,8 +128,13 @@ async function starterConfig(
 }
 
 /** What was written, and the two commands to try it. */
-function printNextSteps(out: string, firstService: string, summary: readonly string[]): void {
-  console.log(`wrote ${relative('.', out) || out}:\n${summary.join('\n')}
+function printNextSteps(
+  io: CliIo,
+  out: string,
+  firstService: string,
+  summary: readonly string[],
+): void {
+  io.out(`wrote ${relative('.', out) || out}:\n${summary.join('\n')}
 
 next:
   npx irserve ${relative('.', out) || out}          (builds the BM25 index on first start)

@@ -1,9 +1,6 @@
 import type { Logger } from 'pino';
 import { pino } from '../prebundled/pino.js';
-import { UsageError } from './usage-error.js';
-
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-export const LOG_FORMATS = ['auto', 'pretty', 'json'];
+import { LOG_FORMATS, LOG_LEVELS, UsageError } from '../cli-kit/index.js';
 
 export interface CliLoggerOptions {
   level: string;
@@ -23,10 +20,10 @@ export interface CliLoggerOptions {
  * const logger = await createCliLogger({ level: 'info', format: 'auto' });
  */
 export async function createCliLogger(options: CliLoggerOptions): Promise<Logger> {
-  if (!LOG_LEVELS.includes(options.level))
-    throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
-  if (!LOG_FORMATS.includes(options.format))
-    throw new UsageError(`--log-format must be one of ${LOG_FORMATS.join(', ')}`);
+  if (!(LOG_LEVELS as readonly string[]).includes(options.level))
+    throw new UsageError(`--log_level must be one of ${LOG_LEVELS.join(', ')}`);
+  if (!(LOG_FORMATS as readonly string[]).includes(options.format))
+    throw new UsageError(`--log_format must be one of ${LOG_FORMATS.join(', ')}`);
   const tty = options.tty ?? Boolean(process.stdout.isTTY);
   if (options.format === 'json' || (options.format === 'auto' && !tty))
     return options.destination

@@ -1,38 +1,22 @@
-import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { pino } from '../prebundled/pino.js';
 import { createApp } from '../app.js';
 import { serviceDescriptions } from '../app/assemble.js';
 import { loadConfigFile } from '../config/load.js';
 import { createMcpServer } from '../transports/mcp/server.js';
-import { UsageError } from './usage-error.js';
-
-const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+import type { CommandRun } from './command-run.js';
+import type { MCP } from './usage.js';
 
 /**
- * `irserve mcp <config.json> [--log-level warn]`: the config's services as an MCP server over
+ * `irserve mcp <config.json> [--log_level warn]`: the config's services as an MCP server over
  * stdio (what Claude Desktop and other MCP clients launch). stdout carries the protocol, so
  * logs go to stderr. Runs until the client closes stdin or a signal arrives.
  *
  * @example
  * // claude_desktop_config.json: {"mcpServers": {"irserve": {"command": "npx", "args": ["irserve", "mcp", "/path/config.json"]}}}
  */
-export async function mcpCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { 'log-level': { type: 'string', default: 'warn' } },
-  });
-  if (positionals.length !== 1)
-    throw new UsageError(
-      positionals.length === 0
-        ? 'irserve mcp: missing <config.json>'
-        : `irserve mcp: unexpected arguments: ${positionals.slice(1).join(' ')}`,
-    );
-  const level = values['log-level'];
-  if (!LEVELS.includes(level))
-    throw new UsageError(`--log-level must be one of ${LEVELS.join(', ')}`);
-  const logger = pino({ level }, pino.destination(2));
+export const mcpCommand: CommandRun<typeof MCP.flags> = async ({ flags, positionals }) => {
+  const logger = pino({ level: flags.log_level }, pino.destination(2));
   const { config, configDir } = await loadConfigFile(positionals[0]!);
   const app = await createApp(config, { logger, configDir, interactive: false });
   try {
@@ -53,4 +37,4 @@ export async function mcpCommand(argv: string[]): Promise<number> {
   } finally {
     await app.close();
   }
-}
+};

@@ -1,65 +1,12 @@
-import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import { createApp } from '../app.js';
+import { UsageError } from '../cli-kit/index.js';
 import { loadConfigFile } from '../config/load.js';
 import { tuneV8ForServing } from '../util/v8-tuning.js';
 import { isLoopback, resolveApiKey } from './api-key.js';
+import type { CommandRun } from './command-run.js';
 import { createCliLogger } from './logger.js';
-import { UsageError } from './usage-error.js';
-
-function parsePort(value: string | undefined, fallback = 8000, flag = '--port'): number {
-  if (value === undefined) return fallback;
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port < 0 || port > 65535)
-    throw new UsageError(`${flag} must be an integer from 0 to 65535, got "${value}"`);
-  return port;
-}
-
-/** `--grpc [--grpc_port 50051] [--grpc_max_message_mb 64]`; a gRPC option alone implies `--grpc`. */
-function parseGrpc(values: {
-  grpc?: boolean;
-  grpc_port?: string;
-  'grpc-port'?: string;
-  grpc_max_message_mb?: string;
-}): { port: number; maxMessageMb?: number } | undefined {
-  const portText = values.grpc_port ?? values['grpc-port'];
-  const mbText = values.grpc_max_message_mb;
-  if (!values.grpc && portText === undefined && mbText === undefined) return undefined;
-  const port = parsePort(portText, 50051, '--grpc_port');
-  if (mbText === undefined) return { port };
-  const mb = Number(mbText);
-  if (!(mb > 0 && mb <= 2047))
-    throw new UsageError(`--grpc_max_message_mb must be a number from 1 to 2047, got "${mbText}"`);
-  return { port, maxMessageMb: mb };
-}
-
-/** The serve command's flags and its one positional argument, the config file. */
-function parseServeArgs(argv: string[]) {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
-      api_key: { type: 'string' },
-      'log-level': { type: 'string', default: 'info' },
-      'log-format': { type: 'string', default: 'auto' },
-      metrics_port: { type: 'string' },
-      grpc: { type: 'boolean' },
-      grpc_port: { type: 'string' },
-      // RoutIR's spelling, so its command lines work unchanged.
-      'grpc-port': { type: 'string' },
-      grpc_max_message_mb: { type: 'string' },
-    },
-  });
-  if (positionals.length !== 1)
-    throw new UsageError(
-      positionals.length === 0
-        ? 'missing <config.json>'
-        : `unexpected arguments: ${positionals.slice(1).join(' ')}`,
-    );
-  return { values, configPath: positionals[0]! };
-}
+import type { SERVE } from './usage.js';
 
 /** The API key from `--api_key` or the environment, warning of an open port without one. */
 function apiKeyFor(flag: string | undefined, host: string, env: NodeJS.ProcessEnv, logger: Logger) {
@@ -73,21 +20,26 @@ function apiKeyFor(flag: string | undefined, host: string, env: NodeJS.ProcessEn
   return apiKey;
 }
 
-/** `irserve <config.json> [--port] [--host] [--api_key] [--log-level] [--grpc ...]`: serves until a signal. */
-export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const { values, configPath } = parseServeArgs(argv);
-  const port = parsePort(values.port);
-  const grpc = parseGrpc(values);
-  const metricsPort =
-    values.metrics_port === undefined
-      ? undefined
-      : parsePort(values.metrics_port, 0, '--metrics_port');
-  const logger = await createCliLogger({
-    level: values['log-level'],
-    format: values['log-format'],
-  });
-  const apiKey = apiKeyFor(values.api_key, values.host, env, logger);
-  const { config, configDir } = await loadConfigFile(configPath);
+/** `--grpc [--grpc_port 50051] [--grpc_max_message_mb 64]`; a gRPC option alone implies `--grpc`. */
+function grpcOptions(flags: {
+  grpc?: boolean | undefined;
+  grpc_port?: number | undefined;
+  grpc_max_message_mb?: number | undefined;
+}): { port: number; maxMessageMb?: number } | undefined {
+  const { grpc, grpc_port: port = 50051, grpc_max_message_mb: maxMessageMb } = flags;
+  if (!grpc && flags.grpc_port === undefined && maxMessageMb === undefined) return undefined;
+  return maxMessageMb === undefined ? { port } : { port, maxMessageMb };
+}
+
+/** `irserve [serve] <config.json> [--port] [--host] [--api_key] [--log_level] [--grpc ...]`: serves until a signal. */
+export const serveCommand: CommandRun<typeof SERVE.flags> = async ({ flags, positionals }, env) => {
+  const [configPath] = positionals;
+  const port = flags.port;
+  const grpc = grpcOptions(flags);
+  const metricsPort = flags.metrics_port;
+  const logger = await createCliLogger({ level: flags.log_level, format: flags.log_format });
+  const apiKey = apiKeyFor(flags.api_key, flags.host, env, logger);
+  const { config, configDir } = await loadConfigFile(configPath!);
   if (tuneV8ForServing(env, process.execArgv))
     logger.debug('V8 allocation-site pretenuring off (IRSERVE_V8_PRETENURING=on keeps it)');
   const app = await createApp(config, {
@@ -101,13 +53,13 @@ export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv): Prom
   const stopped = waitForSignal(logger, () => app.close());
   try {
     // app.listen logs the one "irserve listening on ..." line (HTTP, gRPC and metrics addresses).
-    await app.listen({ port, host: values.host });
+    await app.listen({ port, host: flags.host });
   } catch (error) {
     await app.close();
     throw error;
   }
   return stopped;
-}
+};
 
 /** `IRSERVE_DRAIN_DELAY`: seconds `/health` says "draining" before the listeners close (default 0). */
 function drainDelayMs(value: string | undefined): number {

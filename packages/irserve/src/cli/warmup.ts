@@ -1,21 +1,15 @@
-import { parseArgs } from 'node:util';
 import { createApp } from '../app.js';
 import { loadConfigFile } from '../config/load.js';
+import type { CommandRun } from './command-run.js';
 import { createCliLogger } from './logger.js';
-import { UsageError } from './usage-error.js';
+import type { WARMUP } from './usage.js';
 
 /**
  * `irserve warmup <config.json>`: builds every offset map, shard index and engine index (BM25)
  * ahead of serving, with progress; exits non-zero naming what failed.
  */
-export async function warmupCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { 'log-format': { type: 'string', default: 'auto' } },
-  });
-  if (positionals.length !== 1) throw new UsageError('usage: irserve warmup <config.json>');
-  const logger = await createCliLogger({ level: 'info', format: values['log-format'] });
+export const warmupCommand: CommandRun<typeof WARMUP.flags> = async ({ flags, positionals }) => {
+  const logger = await createCliLogger({ level: 'info', format: flags.log_format });
   const { config, configDir } = await loadConfigFile(positionals[0]!);
   const app = await createApp(config, { logger, configDir });
   const failures: string[] = [];
@@ -33,4 +27,4 @@ export async function warmupCommand(argv: string[]): Promise<number> {
   }
   logger.info('warmup done: every collection and engine index is ready');
   return 0;
-}
+};

@@ -1,5 +1,5 @@
 /**
- * The JSON Schema of the config file (`irserve --print-config-schema`): the zod schema the
+ * The JSON Schema of the config file (`irserve --print_config_schema`): the zod schema the
  * loader validates with, plus, for each engine class that declares `static configSchema`, that
  * schema applied to the `config` of services naming the engine. Editors show every field's
  * description on hover and flag `"colection"` or `"k1": "0.9"` inside an engine's config.

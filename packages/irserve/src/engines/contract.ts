@@ -184,7 +184,7 @@ export interface EngineClass {
   readonly inputKind?: InputKind;
   /**
    * The schema of the service's `config` object. The config file's JSON Schema
-   * (`irserve --print-config-schema`) uses it for services of this engine, and services are
+   * (`irserve --print_config_schema`) uses it for services of this engine, and services are
    * checked against it at start-up; the engine parses its config with the same schema.
    */
   readonly configSchema?: z.ZodType;

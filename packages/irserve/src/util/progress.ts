@@ -32,11 +32,14 @@ export interface ProgressOptions {
   logger: ProgressLogger;
   unit?: string;
   logEveryMs?: number;
+  /** Milliseconds since some fixed point (tests pass a fake clock; default `performance.now`). */
+  now?: () => number;
 }
 
 /**
  * Progress for long work: a bar on a terminal (stderr), plain log lines otherwise, so CI logs
- * and servers under a process manager stay readable.
+ * and servers under a process manager stay readable. Both say the time left when the total is
+ * known (from the rate so far).
  */
 export function createProgress(options: ProgressOptions): Progress {
   return options.interactive ? barProgress(options) : logProgress(options);
@@ -77,25 +80,38 @@ function barProgress({ label, total, unit = '' }: ProgressOptions): Progress {
   };
 }
 
+/** `42s`, `3m 05s`, `1h 02m`: a duration as a progress line shows it. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
 function logProgress({
   label,
   total,
   logger,
   unit = '',
   logEveryMs = 5000,
+  now: clock = () => performance.now(),
 }: ProgressOptions): Progress {
-  const started = performance.now();
+  const started = clock();
   let value = 0;
   let lastLog = started;
   const log = (final: boolean) => {
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const elapsed = (clock() - started) / 1000;
     const percent = total > 0 ? ` (${((100 * value) / total).toFixed(0)}%)` : '';
+    const left =
+      !final && total > 0 && value > 0 && value < total
+        ? `, about ${formatDuration((elapsed * (total - value)) / value)} left`
+        : '';
     logger.info(
-      `${label}: ${value}${total > 0 ? '/' + total : ''}${unit ? ' ' + unit : ''}${percent} ${final ? 'done in' : 'after'} ${seconds}s`,
+      `${label}: ${value}${total > 0 ? '/' + total : ''}${unit ? ' ' + unit : ''}${percent} ${final ? 'done in' : 'after'} ${elapsed.toFixed(1)}s${left}`,
     );
   };
   const maybeLog = () => {
-    const now = performance.now();
+    const now = clock();
     if (now - lastLog >= logEveryMs) {
       lastLog = now;
       log(false);

@@ -117,13 +117,13 @@ describe('irserve init', { timeout: 90_000 }, () => {
     });
     const cases: [string[], RegExp][] = [
       [[join(dir, 'docs', 'bad.jsonl')], /bad\.jsonl:2: not JSON/],
-      [[join(dir, 'docs', 'noid.jsonl')], /no id field found .*pass --id-field/],
+      [[join(dir, 'docs', 'noid.jsonl')], /no id field found .*pass --id_field/],
       [[join(dir, 'docs', 'empty.jsonl')], /no documents/],
       [[join(dir, 'missing')], /no such file or folder/],
       [[dir], /no \.jsonl file in this folder/],
       [
         [join(dir, 'docs', 'noid.jsonl'), '--id-field', 'nope'],
-        /--id-field nope: not in every document/,
+        /--id_field nope: not in every document/,
       ],
       [[], /usage: irserve init/],
     ];
@@ -137,10 +137,12 @@ describe('irserve init', { timeout: 90_000 }, () => {
 
 describe('irserve <command> --help', () => {
   it.each([
-    ['init', /Usage: irserve init <folder\|file\.jsonl>/],
-    ['serve', /Usage: irserve \[serve\] <config\.json>[\s\S]*--metrics_port/],
-    ['warmup', /Usage: irserve warmup <config\.json>/],
-    ['eval', /Usage: irserve eval <config\.json>/],
+    ['init', /^usage: irserve init <folder\|file\.jsonl>/],
+    ['serve', /^usage: irserve \[serve\] <config\.json>[\s\S]*--metrics_port/],
+    ['warmup', /^usage: irserve warmup <config\.json>/],
+    ['eval', /^usage: irserve eval <config\.json>/],
+    ['mcp', /^usage: irserve mcp <config\.json>/],
+    ['--print_config_schema', /^usage: irserve --print_config_schema/],
   ])('prints the usage of %s and exits 0', async (command, usage) => {
     for (const flag of ['--help', '-h']) {
       const result = await run([command, flag]);
@@ -152,6 +154,6 @@ describe('irserve <command> --help', () => {
   it('prints the serve usage for a config path with --help', async () => {
     const result = await run(['config.json', '--help']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/--log-format/);
+    expect(result.stdout).toMatch(/--log_format FORMAT/);
   });
 });

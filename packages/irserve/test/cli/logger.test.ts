@@ -29,7 +29,7 @@ describe('the command logger', () => {
   });
 
   it('rejects unknown levels and formats naming the flag', async () => {
-    await expect(createCliLogger({ level: 'loud', format: 'auto' })).rejects.toThrow(/--log-level/);
-    await expect(createCliLogger({ level: 'info', format: 'xml' })).rejects.toThrow(/--log-format/);
+    await expect(createCliLogger({ level: 'loud', format: 'auto' })).rejects.toThrow(/--log_level/);
+    await expect(createCliLogger({ level: 'info', format: 'xml' })).rejects.toThrow(/--log_format/);
   });
 });

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runEvalCommand } from '../../src/cli/eval.js';
+import { describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { runQueries } from '../../src/eval/run-queries.js';
 
 // Argument handling needs no app (the real one is exercised in eval-e2e.test.ts).
@@ -44,32 +44,41 @@ describe('runQueries', () => {
 });
 
 describe('irserve eval arguments', () => {
-  afterEach(() => vi.restoreAllMocks());
+  const run = async (argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(
+      ['eval', ...argv],
+      {},
+      { out: (l) => out.push(l), err: (l) => err.push(l) },
+    );
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  };
 
   it('prints usage for --help', async () => {
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-    expect(await runEvalCommand(['--help'])).toBe(0);
-    expect(log.mock.calls[0]![0]).toMatch(/--pipeline/);
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/--pipeline EXPR/);
   });
 
-  it('names a missing option', async () => {
-    await expect(runEvalCommand(['config.json', '--pipeline', 'bm25'])).rejects.toThrow(
-      /--collection/,
-    );
-    await expect(
-      runEvalCommand([
-        'c.json',
-        '--pipeline',
-        'p',
-        '--collection',
-        'c',
-        '--queries',
-        'q',
-        '--qrels',
-        'r',
-        '--concurrency',
-        '0',
-      ]),
-    ).rejects.toThrow(/--concurrency/);
+  it('names a missing option, or a bad one, with exit code 2', async () => {
+    const missing = await run(['config.json', '--pipeline', 'bm25']);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/^irserve eval: --collection is required\nusage: irserve eval/);
+    const bad = await run([
+      'c.json',
+      '--pipeline',
+      'p',
+      '--collection',
+      'c',
+      '--queries',
+      'q',
+      '--qrels',
+      'r',
+      '--concurrency',
+      '0',
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--concurrency must be an integer from 1 to 1024, got "0"/);
   });
 });

@@ -1,78 +1,67 @@
 /**
- * `irserve-build-plaid-index <embeddings_dir> <output_dir> [--nbits 2] [--partitions N]
- * [--kmeans_iterations 4] [--sample_passages N] [--seed 123]`
- *
- * Every error is one line on stderr and exit code 1 (2 for usage errors), never a stack trace.
+ * `irserve-build-plaid-index <embeddings_dir> <output_dir> [options]`: parsing, `--help`,
+ * errors and exit codes are irserve's command-line kit's.
  */
 import { readdir } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { defaultIo, isEntryPoint, type CliIo } from 'irserve/plugin';
+import {
+  commonFlags,
+  flag,
+  isEntryPoint,
+  runCommand,
+  type CliIo,
+  type CommandSpec,
+  type FlagValues,
+} from 'irserve/plugin';
 import { buildPlaidIndex, type BuildPlaidOptions, type BuildPlaidReport } from './build-plaid.js';
 import { fileShards } from './token-shards.js';
 
-export const USAGE = `usage: irserve-build-plaid-index <embeddings_dir> <output_dir> [options]
+const FLAGS = {
+  nbits: flag.choice(['1', '2', '4'], {
+    placeholder: 'N',
+    default: '2',
+    help: 'bits per residual dimension: 1, 2 (default) or 4',
+  }),
+  partitions: flag.integer({
+    help: "centroids (default ColBERT's 2^floor(log2(16 * sqrt(tokens))))",
+  }),
+  kmeans_iterations: flag.integer({ help: 'k-means iterations (default 4, as ColBERT)' }),
+  sample_passages: flag.integer({
+    help: 'passages sampled to train (default 16 * sqrt(120 * passages))',
+  }),
+  seed: commonFlags.seed({ help: 'sampling and k-means seed (default 123)' }),
+};
 
-  <embeddings_dir>        .npz or pickled-dict .npy shards, each with "features" (one row
-                          per token), "doclens" (tokens per passage) and "ids" (one per passage)
-  <output_dir>            new or empty directory for the index (.npy layout)
-  --nbits N               bits per residual dimension: 1, 2 (default) or 4
-  --partitions N          centroids (default ColBERT's 2^floor(log2(16 * sqrt(tokens))))
-  --kmeans_iterations N   k-means iterations (default 4, as ColBERT)
-  --sample_passages N     passages sampled to train (default 16 * sqrt(120 * passages))
-  --seed N                sampling and k-means seed (default 123)
-  -h, --help              this text`;
-
-class UsageError extends Error {}
-
-function positiveInt(name: string, raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isSafeInteger(value) || value < 0)
-    throw new UsageError(`--${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
-  return value;
-}
+/** `irserve-build-plaid-index`: its usage, arguments and flags. */
+export const BUILD_PLAID_INDEX: CommandSpec<typeof FLAGS> = {
+  name: 'irserve-build-plaid-index',
+  usage: ['irserve-build-plaid-index <embeddings_dir> <output_dir> [options]'],
+  positionals: [
+    {
+      name: '<embeddings_dir>',
+      help: '.npz or pickled-dict .npy shards, each with "features" (one row\nper token), "doclens" (tokens per passage) and "ids" (one per passage)',
+    },
+    { name: '<output_dir>', help: 'new or empty directory for the index (.npy layout)' },
+  ],
+  flags: FLAGS,
+};
 
 type Parsed = Omit<BuildPlaidOptions, 'source'> & { inputDir: string };
 
-/** Parses argv (without node and script); throws UsageError. */
-export function parseCliArgs(argv: string[]): Parsed | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        nbits: { type: 'string', default: '2' },
-        partitions: { type: 'string' },
-        kmeans_iterations: { type: 'string' },
-        sample_passages: { type: 'string' },
-        seed: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values: v, positionals } = parsed;
-  if (v.help) return 'help';
-  if (positionals.length !== 2)
-    throw new UsageError(
-      `expected <embeddings_dir> and <output_dir>, got ${positionals.length} arguments`,
-    );
-  const nbits = positiveInt('nbits', v.nbits);
-  if (nbits !== 1 && nbits !== 2 && nbits !== 4)
-    throw new UsageError(`--nbits must be 1, 2 or 4, got ${v.nbits}`);
-  const options: Parsed = { inputDir: positionals[0]!, outputDir: positionals[1]!, nbits };
-  const partitions = positiveInt('partitions', v.partitions);
-  const iterations = positiveInt('kmeans_iterations', v.kmeans_iterations);
-  const sample = positiveInt('sample_passages', v.sample_passages);
-  const seed = positiveInt('seed', v.seed);
-  if (partitions !== undefined) options.partitions = partitions;
-  if (iterations !== undefined) options.kmeansIterations = iterations;
-  if (sample !== undefined) options.samplePassages = sample;
-  if (seed !== undefined) options.seed = seed;
+/** The build options of a parsed command line (the shards still to list). */
+export function buildOptions(
+  flags: FlagValues<typeof FLAGS>,
+  [inputDir, outputDir]: string[],
+): Parsed {
+  const options: Parsed = {
+    inputDir: inputDir!,
+    outputDir: outputDir!,
+    nbits: Number(flags.nbits),
+  };
+  if (flags.partitions !== undefined) options.partitions = flags.partitions;
+  if (flags.kmeans_iterations !== undefined) options.kmeansIterations = flags.kmeans_iterations;
+  if (flags.sample_passages !== undefined) options.samplePassages = flags.sample_passages;
+  if (flags.seed !== undefined) options.seed = flags.seed;
   return options;
 }
 
@@ -98,32 +87,19 @@ function summary(r: BuildPlaidReport): string {
 }
 
 /** Runs the builder; resolves to the exit code. */
-export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
-  let options;
-  try {
-    options = parseCliArgs(argv);
-  } catch (error) {
-    io.err(`irserve-build-plaid-index: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (options === 'help') {
-    io.out(USAGE);
-    return 0;
-  }
-  try {
-    const { inputDir, ...rest } = options;
-    const source = fileShards(await listTokenShards(inputDir));
-    const logger = { info: (line: string) => io.err(line) };
-    io.out(
-      summary(
-        await buildPlaidIndex({ ...rest, source, logger, interactive: io.interactive ?? false }),
-      ),
-    );
-    return 0;
-  } catch (error) {
-    io.err(`irserve-build-plaid-index: ${(error as Error).message}`);
-    return 1;
-  }
+export function main(argv: string[], io?: CliIo): Promise<number> {
+  return runCommand(
+    BUILD_PLAID_INDEX,
+    argv,
+    async ({ flags, positionals, io }) => {
+      const { inputDir, ...rest } = buildOptions(flags, positionals);
+      const source = fileShards(await listTokenShards(inputDir));
+      const logger = { info: (line: string) => io.err(line) };
+      const interactive = io.interactive ?? false;
+      io.out(summary(await buildPlaidIndex({ ...rest, source, logger, interactive })));
+    },
+    io && { io },
+  );
 }
 
 if (

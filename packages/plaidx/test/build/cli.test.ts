@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, parseCliArgs } from '../../src/build/cli.js';
+import { BUILD_PLAID_INDEX, main } from '../../src/build/cli.js';
+import { formatHelp } from 'irserve/plugin';
 import { openPlaidIndex } from '../../src/index/plaid-index.js';
 import { readPassageMapping } from '../../src/engine/passage-mapping.js';
 import { FIXTURES } from '../helpers.js';
@@ -58,7 +59,7 @@ describe('irserve-build-plaid-index', () => {
     [[], /expected <embeddings_dir> and <output_dir>, got 0/],
     [['a', 'b', '--nbits', '3'], /--nbits must be 1, 2 or 4/],
     [['a', 'b', '--partitions', 'lots'], /--partitions must be a non-negative integer/],
-    [['a', 'b', '--frobnicate'], /Unknown option/],
+    [['a', 'b', '--frobnicate'], /unknown option --frobnicate/],
   ])('exits 2 on bad usage %j', async (argv, message) => {
     const { err, io: cliIo } = io();
     expect(await main(argv, cliIo)).toBe(2);
@@ -76,7 +77,10 @@ describe('irserve-build-plaid-index', () => {
     expect(many.err.at(-1)).toMatch(/--partitions 5000 needs at least as many training tokens/);
   });
 
-  it('parses --help', () => {
-    expect(parseCliArgs(['--help'])).toBe('help');
+  it('prints its help for --help, exit 0', async () => {
+    const { out, io: cliIo } = io();
+    expect(await main(['--help'], cliIo)).toBe(0);
+    expect(out).toEqual([formatHelp(BUILD_PLAID_INDEX)]);
+    expect(out[0]).toMatch(/^usage: irserve-build-plaid-index <embeddings_dir> <output_dir>/);
   });
 });

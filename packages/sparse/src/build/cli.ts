@@ -1,13 +1,17 @@
 /**
- * `irserve-build-sparse-index <input> <output_dir> [--quantization 50] [--block_size 32]
- * [--passage_ids auto|colons|none] [--max_bad_lines 10] [--threads N] [--reorder none|cluster]
- * [--impact_ordered]`
- *
- * Every error is one line on stderr and exit code 1 (2 for usage errors), never a stack trace.
+ * `irserve-build-sparse-index <input> <output_dir> [options]`: parsing, `--help`, errors and
+ * exit codes are irserve's command-line kit's.
  */
-import { parseArgs } from 'node:util';
-import { defaultIo, isEntryPoint, type CliIo } from 'irserve/plugin';
-import { PASSAGE_ID_RULES, type PassageIdRule } from '../index/passage-docs.js';
+import {
+  commonFlags,
+  flag,
+  isEntryPoint,
+  runCommand,
+  type CliIo,
+  type CommandSpec,
+  type FlagValues,
+} from 'irserve/plugin';
+import { PASSAGE_ID_RULES } from '../index/passage-docs.js';
 import {
   DEFAULT_BLOCK_SIZE,
   DEFAULT_QUANTIZATION,
@@ -16,77 +20,75 @@ import {
   type BuildSparseReport,
 } from './build-index.js';
 
-export const USAGE = `usage: irserve-build-sparse-index <input> <output_dir> [options]
+const FLAGS = {
+  quantization: flag.integer({
+    max: 1_000_000,
+    default: DEFAULT_QUANTIZATION,
+    help: `impact = trunc(weight * N) (default ${DEFAULT_QUANTIZATION}, as RoutIR/Anserini);\n1 for a corpus of integer weights; 0 keeps float weights`,
+  }),
+  block_size: flag.integer({
+    min: 1,
+    max: 65_536,
+    default: DEFAULT_BLOCK_SIZE,
+    help: `passages per block of the block-max lists (default ${DEFAULT_BLOCK_SIZE})`,
+  }),
+  passage_ids: flag.choice(PASSAGE_ID_RULES, {
+    placeholder: 'RULE',
+    default: 'auto',
+    help: 'how passage ids name documents for MaxP: auto (doc::psgN and doc_N\nare passages of doc; default), colons (only doc::psgN), none',
+  }),
+  max_bad_lines: flag.integer({
+    max: 1_000_000,
+    default: 10,
+    help: 'stop after more than N consecutive bad lines (default 10)',
+  }),
+  threads: commonFlags.threads({
+    min: 1,
+    max: 256,
+    default: 1,
+    help: 'parse the corpus on N worker threads (default 1); the index is\nbyte-identical to a one-thread build',
+  }),
+  reorder: flag.choice(['none', 'cluster'], {
+    default: 'none',
+    help: 'none (default: corpus order), or cluster: similar passages into the\nsame blocks (ties between equal scores then follow the new order)',
+  }),
+  impact_ordered: flag.switch({
+    default: false,
+    help: 'also write impact-ordered lists, which search: impact-ordered (and\nauto) need; about 40% more index (default: without them)',
+  }),
+};
 
-  <input>               an encoded corpus: a .jsonl or .jsonl.gz file of
-                        {"id": ..., "vector": {"token": weight, ...}} lines, or a directory of them
-  --quantization N      impact = trunc(weight * N) (default ${DEFAULT_QUANTIZATION}, as RoutIR/Anserini);
-                        1 for a corpus of integer weights; 0 keeps float weights
-  --block_size N        passages per block of the block-max lists (default ${DEFAULT_BLOCK_SIZE})
-  --passage_ids RULE    how passage ids name documents for MaxP: auto (doc::psgN and doc_N
-                        are passages of doc; default), colons (only doc::psgN), none
-  --max_bad_lines N     stop after more than N consecutive bad lines (default 10)
-  --threads N           parse the corpus on N worker threads (default 1); the index is
-                        byte-identical to a one-thread build
-  --reorder cluster     cluster similar passages into the same blocks (default none: corpus
-                        order); ties between equal scores then follow the new order
-  --impact_ordered      also write impact-ordered lists, which search: impact-ordered (and
-                        auto) need; about 40% more index (default: without them)
-  -h, --help            this text`;
-
-class UsageError extends Error {}
-
-function integer(name: string, raw: string, min: number, max: number): number {
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isInteger(value) || value < min || value > max)
-    throw new UsageError(
-      `--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`,
-    );
-  return value;
-}
+/** `irserve-build-sparse-index`: its usage, arguments and flags. */
+export const BUILD_SPARSE_INDEX: CommandSpec<typeof FLAGS> = {
+  name: 'irserve-build-sparse-index',
+  usage: ['irserve-build-sparse-index <input> <output_dir> [options]'],
+  positionals: [
+    {
+      name: '<input>',
+      help: 'an encoded corpus: a .jsonl or .jsonl.gz file of\n{"id": ..., "vector": {"token": weight, ...}} lines, or a directory of them',
+    },
+    { name: '<output_dir>' },
+  ],
+  flags: FLAGS,
+};
 
 type CliOptions = Omit<BuildSparseOptions, 'logger' | 'interactive'>;
 
-/** Parses argv (without node and script); throws UsageError. */
-export function parseCliArgs(argv: string[]): CliOptions | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        quantization: { type: 'string', default: String(DEFAULT_QUANTIZATION) },
-        block_size: { type: 'string', default: String(DEFAULT_BLOCK_SIZE) },
-        passage_ids: { type: 'string', default: 'auto' },
-        max_bad_lines: { type: 'string', default: '10' },
-        threads: { type: 'string', default: '1' },
-        reorder: { type: 'string', default: 'none' },
-        impact_ordered: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values: v, positionals } = parsed;
-  if (v.help) return 'help';
-  if (positionals.length !== 2)
-    throw new UsageError(`expected <input> and <output_dir>, got ${positionals.length} arguments`);
-  if (!(PASSAGE_ID_RULES as readonly string[]).includes(v.passage_ids))
-    throw new UsageError(`--passage_ids must be one of ${PASSAGE_ID_RULES.join(', ')}`);
-  if (v.reorder !== 'none' && v.reorder !== 'cluster')
-    throw new UsageError(`--reorder must be none or cluster, got ${JSON.stringify(v.reorder)}`);
+/** The build options of a parsed command line. */
+export function buildOptions(
+  flags: FlagValues<typeof FLAGS>,
+  [input, outputDir]: string[],
+): CliOptions {
   return {
-    input: positionals[0]!,
-    threads: integer('threads', v.threads, 1, 256),
-    reorder: v.reorder === 'cluster',
-    impactOrdered: v.impact_ordered,
-    outputDir: positionals[1]!,
-    quantization: integer('quantization', v.quantization, 0, 1_000_000),
-    blockSize: integer('block_size', v.block_size, 1, 65_536),
-    passageIds: v.passage_ids as PassageIdRule,
-    maxConsecutiveBad: integer('max_bad_lines', v.max_bad_lines, 0, 1_000_000),
+    input: input!,
+    outputDir: outputDir!,
+    threads: flags.threads,
+    reorder: flags.reorder === 'cluster',
+    impactOrdered: flags.impact_ordered,
+    quantization: flags.quantization,
+    blockSize: flags.block_size,
+    passageIds: flags.passage_ids,
+    maxConsecutiveBad: flags.max_bad_lines,
   };
 }
 
@@ -102,28 +104,22 @@ function summary(r: BuildSparseReport): string {
 }
 
 /** Runs the builder; resolves to the exit code. */
-export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
-  let options;
-  try {
-    options = parseCliArgs(argv);
-  } catch (error) {
-    io.err(`irserve-build-sparse-index: ${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (options === 'help') {
-    io.out(USAGE);
-    return 0;
-  }
-  try {
-    const logger = { info: (line: string) => io.err(line), warn: (line: string) => io.err(line) };
-    io.out(
-      summary(await buildSparseIndex({ ...options, logger, interactive: io.interactive ?? false })),
-    );
-    return 0;
-  } catch (error) {
-    io.err(`irserve-build-sparse-index: ${(error as Error).message}`);
-    return 1;
-  }
+export function main(argv: string[], io?: CliIo): Promise<number> {
+  return runCommand(
+    BUILD_SPARSE_INDEX,
+    argv,
+    async ({ flags, positionals, io }) => {
+      const logger = { info: (line: string) => io.err(line), warn: (line: string) => io.err(line) };
+      const interactive = io.interactive ?? false;
+      const report = await buildSparseIndex({
+        ...buildOptions(flags, positionals),
+        logger,
+        interactive,
+      });
+      io.out(summary(report));
+    },
+    io && { io },
+  );
 }
 
 if (

@@ -1,6 +1,6 @@
 /**
- * What the extras' commands (irserve-build-index, irserve-encode, irserve-build-sparse-index,
- * irserve-build-plaid-index) share: their I/O and how a module knows it was run.
+ * Where a command writes, and how a command module knows it was run (rather than imported by a
+ * test).
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
