@@ -50,7 +50,7 @@ export {
   type SubsetLabels,
 } from './engines/subset-mapping.js';
 export { parseEngineConfig } from './engines/engine-config.js';
-export { batchSizeField, httpCallFields } from './engines/engine-fields.js';
+export { batchSizeField, httpCallFields, memoryBudgetField } from './engines/engine-fields.js';
 export { SharedByKey, type SharedLease } from './util/shared-by-key.js';
 export { filesIdentity } from './util/file-identity.js';
 export * from './storage/index.js';

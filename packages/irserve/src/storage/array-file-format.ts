@@ -51,13 +51,23 @@ export interface Footer {
   meta: unknown;
 }
 
+/**
+ * Why a file cannot be used: `foreign` (not an array file, of another version or kind, or cut
+ * short before its footer: a file to replace), `damaged` (a footer, page table or page that
+ * does not match its checksum, or sections that do not fit: a file that must not be served),
+ * `misuse` (a wrong call: an unknown section, a closed file).
+ */
+export type ArrayFileFault = 'foreign' | 'damaged' | 'misuse';
+
 /** An array file that is not one, is truncated, or whose data does not match its checksums. */
 export class ArrayFileError extends Error {
   readonly path: string;
-  constructor(path: string, message: string, options?: ErrorOptions) {
+  readonly fault: ArrayFileFault;
+  constructor(path: string, fault: ArrayFileFault, message: string, options?: ErrorOptions) {
     super(`${path}: ${message}`, options);
     this.name = 'ArrayFileError';
     this.path = path;
+    this.fault = fault;
   }
 }
 
@@ -78,19 +88,20 @@ export function parseFooter(path: string, text: string, fileBytes: number): Foot
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ArrayFileError(path, 'its footer is not JSON (a damaged file)');
+    throw new ArrayFileError(path, 'damaged', 'its footer is not JSON (a damaged file)');
   }
   const footer = value as Partial<Footer> | null;
-  const fail = (why: string): never => {
-    throw new ArrayFileError(path, `not a readable irserve array file: ${why}`);
+  const fail = (why: string, fault: ArrayFileFault = 'damaged'): never => {
+    throw new ArrayFileError(path, fault, `not a readable irserve array file: ${why}`);
   };
   if (typeof footer !== 'object' || footer === null) return fail('footer is not an object');
-  if (footer.format !== FORMAT) return fail(`format ${JSON.stringify(footer.format)}`);
+  if (footer.format !== FORMAT) return fail(`format ${JSON.stringify(footer.format)}`, 'foreign');
   if (footer.version !== FORMAT_VERSION)
     return fail(
       `version ${JSON.stringify(footer.version)}; this irserve reads version ${FORMAT_VERSION}`,
+      'foreign',
     );
-  if (footer.endian !== 'le') fail('not little endian');
+  if (footer.endian !== 'le') fail('not little endian', 'foreign');
   const { pageSize, dataBytes, pageTable, sections } = footer;
   if (!isPowerOfTwo(pageSize!) || pageSize! < MIN_PAGE_SIZE || pageSize! > MAX_PAGE_SIZE)
     fail(`page size ${pageSize}`);

@@ -4,6 +4,7 @@
  * chunks (for arrays of more elements than a typed array holds), or paged on demand through a
  * page cache. Every byte used has been checked against its page's CRC-32 first.
  */
+import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { crc32 } from 'node:zlib';
@@ -56,6 +57,11 @@ export class ArrayFile implements PagedSource {
   readonly bytes: number;
   readonly footer: Footer;
   readonly pageCrcs: Uint32Array;
+  /**
+   * SHA-256 (hex) of the footer and the page table: it changes with any byte of the file, so it
+   * names the file's content (for cache keys) without reading the data.
+   */
+  readonly identity: string;
   readonly #handle: FileHandle;
   readonly #paged: PagedArray[] = [];
 
@@ -71,6 +77,10 @@ export class ArrayFile implements PagedSource {
     this.bytes = bytes;
     this.footer = footer;
     this.pageCrcs = crcs;
+    this.identity = createHash('sha256')
+      .update(JSON.stringify(footer))
+      .update(new Uint8Array(crcs.buffer))
+      .digest('hex');
   }
 
   /**
@@ -83,12 +93,13 @@ export class ArrayFile implements PagedSource {
       const { size } = await handle.stat();
       const footer = await readFooter(path, handle, size);
       if (kind !== undefined && footer.kind !== kind)
-        throw new ArrayFileError(path, `holds ${footer.kind}, not ${kind}`);
+        throw new ArrayFileError(path, 'foreign', `holds ${footer.kind}, not ${kind}`);
       const crcs = new Uint32Array(footer.pageTable.pages);
       await readExactly(path, handle, new Uint8Array(crcs.buffer), footer.pageTable.offset);
       if (crc32(new Uint8Array(crcs.buffer)) !== footer.pageTable.crc32)
         throw new ArrayFileError(
           path,
+          'damaged',
           'its page table does not match its checksum (a damaged file)',
         );
       return new ArrayFile(path, handle, size, footer, crcs);
@@ -118,9 +129,14 @@ export class ArrayFile implements PagedSource {
   /** The section `name`, which must hold `type` elements. */
   section<K extends ElementType>(name: string, type: K): SectionEntry & { type: K } {
     const entry = this.footer.sections.find((s) => s.name === name);
-    if (entry === undefined) throw new ArrayFileError(this.path, `has no section ${name}`);
+    if (entry === undefined)
+      throw new ArrayFileError(this.path, 'misuse', `has no section ${name}`);
     if (entry.type !== type)
-      throw new ArrayFileError(this.path, `section ${name} holds ${entry.type}, not ${type}`);
+      throw new ArrayFileError(
+        this.path,
+        'misuse',
+        `section ${name} holds ${entry.type}, not ${type}`,
+      );
     return entry as SectionEntry & { type: K };
   }
 
@@ -134,6 +150,7 @@ export class ArrayFile implements PagedSource {
     if (entry.length > MAX_ARRAY_ELEMENTS)
       throw new ArrayFileError(
         this.path,
+        'misuse',
         `section ${name} has too many elements for one array: read it in chunks`,
       );
     const array = new CONSTRUCTORS[type](entry.length);
@@ -197,6 +214,7 @@ export class ArrayFile implements PagedSource {
     const from = page * this.pageSize;
     throw new ArrayFileError(
       this.path,
+      'damaged',
       `bytes ${from}-${from + bytes.length} do not match their checksum (a damaged file: rebuild it or copy it again)`,
     );
   }
@@ -267,7 +285,7 @@ export class ArrayFile implements PagedSource {
 
 async function readFooter(path: string, handle: FileHandle, size: number): Promise<Footer> {
   const notOne = () =>
-    new ArrayFileError(path, 'not an irserve array file, or truncated (no trailer)');
+    new ArrayFileError(path, 'foreign', 'not an irserve array file, or truncated (no trailer)');
   if (size < TRAILER_BYTES) throw notOne();
   const trailer = Buffer.alloc(TRAILER_BYTES);
   await readExactly(path, handle, trailer, size - TRAILER_BYTES);
@@ -277,7 +295,11 @@ async function readFooter(path: string, handle: FileHandle, size: number): Promi
   const json = Buffer.alloc(length);
   await readExactly(path, handle, json, size - TRAILER_BYTES - length);
   if (crc32(json) !== trailer.readUInt32LE(4))
-    throw new ArrayFileError(path, 'its footer does not match its checksum (a damaged file)');
+    throw new ArrayFileError(
+      path,
+      'damaged',
+      'its footer does not match its checksum (a damaged file)',
+    );
   return parseFooter(path, json.toString('utf8'), size - length);
 }
 
@@ -285,7 +307,11 @@ async function readExactly(path: string, handle: FileHandle, into: Uint8Array, p
   for (let done = 0; done < into.length;) {
     const { bytesRead } = await handle.read(into, done, into.length - done, position + done);
     if (bytesRead === 0)
-      throw new ArrayFileError(path, `ends before byte ${position + into.length} (truncated)`);
+      throw new ArrayFileError(
+        path,
+        'damaged',
+        `ends before byte ${position + into.length} (truncated)`,
+      );
     done += bytesRead;
   }
 }

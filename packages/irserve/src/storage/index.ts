@@ -5,10 +5,12 @@
  */
 export {
   ArrayFileError,
+  type ArrayFileFault,
   DEFAULT_PAGE_SIZE,
   type Footer as ArrayFileFooter,
   type SectionEntry,
 } from './array-file-format.js';
+export { BYTE_SIZE_PATTERN, formatBytes, parseByteSize } from './byte-size.js';
 export { ArrayFile, type ChunkOptions, type ReadOptions } from './array-file.js';
 export {
   ArrayFileWriter,

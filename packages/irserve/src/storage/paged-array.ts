@@ -47,6 +47,7 @@ export class PagedArray<K extends ElementType = ElementType> {
     if (cache.pageSize !== source.pageSize)
       throw new ArrayFileError(
         source.path,
+        'misuse',
         `pages of ${source.pageSize} bytes cannot share a cache of ${cache.pageSize}-byte pages`,
       );
     this.name = section.name;
@@ -90,7 +91,8 @@ export class PagedArray<K extends ElementType = ElementType> {
 
   /** Copies the file's bytes from `position` into `into`, page by page. */
   #copy(position: number, into: Uint8Array): void {
-    if (this.#closed) throw new ArrayFileError(this.#source.path, `${this.name} was closed`);
+    if (this.#closed)
+      throw new ArrayFileError(this.#source.path, 'misuse', `${this.name} was closed`);
     const size = this.#source.pageSize;
     let done = 0;
     while (done < into.length) {
@@ -138,6 +140,7 @@ function readFully(source: PagedSource, into: Uint8Array, position: number): voi
     if (n === 0)
       throw new ArrayFileError(
         source.path,
+        'damaged',
         `ends before byte ${position + into.length} (truncated)`,
       );
     done += n;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../../src/engines/bm25/bm25-index.js';
 import { IndexBuilder } from '../../src/engines/bm25/index-builder.js';
+import type { IndexData } from '../../src/engines/bm25/index-data.js';
 import { maxScoreSearch } from '../../src/engines/bm25/max-score.js';
 import type { DocFilter, TopDocs, WeightedTerm } from '../../src/engines/bm25/search-types.js';
 import { exhaustiveSearch } from '../../src/engines/bm25/exhaustive.js';
@@ -8,22 +9,15 @@ import { termScore } from '../../src/engines/bm25/scoring.js';
 import { EXHAUSTIVE_MAX_DOCS } from '../../src/engines/bm25/exhaustive-threshold.js';
 import { searchTopDocs } from '../../src/engines/bm25/top-docs.js';
 import { random } from '../helpers/random.js';
+import { randomIndexData } from './random-data.js';
 
-/** Documents over a Zipf-like vocabulary, so some terms are frequent and some rare. */
 function randomIndex(
   seed: number,
   numDocs: number,
   vocabulary: number,
   options: { wasm?: boolean } = {},
 ): Bm25Index {
-  const rand = random(seed);
-  const builder = new IndexBuilder();
-  for (let d = 0; d < numDocs; d++) {
-    const length = Math.floor(rand() * 60);
-    const terms = Array.from({ length }, () => `t${Math.floor(vocabulary ** rand()) - 1}`);
-    builder.addDocument(`doc${d}`, terms);
-  }
-  return new Bm25Index(builder.finish(), { k1: 0.9, b: 0.4 }, options);
+  return new Bm25Index(randomIndexData(seed, numDocs, vocabulary), { k1: 0.9, b: 0.4 }, options);
 }
 
 /** Exhaustive term-at-a-time scoring of every document, written plainly as the reference. */
@@ -33,7 +27,7 @@ function exhaustive(
   k: number,
   filter?: DocFilter,
 ): TopDocs {
-  const { postingStart, postingDocs, postingTfs, norms } = index.data;
+  const { postingStart, postingDocs, postingTfs, norms } = index.data as IndexData;
   const acc = new Float64Array(index.numDocs);
   for (const { term, weight } of terms) {
     for (let p = postingStart[term]!; p < postingStart[term + 1]!; p++) {

@@ -7,6 +7,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { setImmediate as afterPendingIo } from 'node:timers/promises';
 import type { TextView } from '../../collections/types.js';
 import { badRequest, IrserveError } from '../../errors.js';
+import { ArrayFileError, parseByteSize } from '../../storage/index.js';
 import { filesIdentity } from '../../util/file-identity.js';
 import {
   BaseEngine,
@@ -37,6 +38,9 @@ export const MAX_LIMIT = 10_000;
 
 interface Ready {
   index: Bm25Index;
+  /** Closes the index file (when its lists are paged from it). */
+  close(): Promise<void>;
+  storage: 'memory' | 'paged';
   analyzer: Analyzer;
   subsets: SubsetLabels | undefined;
   /** Ids as numbers when they are small integers, for building results fast (scores-object.ts). */
@@ -51,8 +55,10 @@ export class BM25 extends BaseEngine {
   readonly #analysis: AnalysisSettings;
   readonly #abort = new AbortController();
   #ready: Promise<Ready> | undefined;
-  /** The index once loaded, for checks that cannot wait (checkRequest). */
+  /** The index once loaded, for checks that cannot wait (checkRequest) and health. */
   #loaded: Ready | undefined;
+  /** Set when a page read from the index file does not match its checksum: every search fails. */
+  #damage: IrserveError | undefined;
 
   constructor(init: EngineInit) {
     super(init);
@@ -104,7 +110,7 @@ export class BM25 extends BaseEngine {
 
   #open(): Promise<Ready> {
     this.#ready ??= (async () => {
-      const data = await openIndex(
+      const opened = await openIndex(
         {
           collection: this.settings.collection,
           view: this.#view,
@@ -116,17 +122,48 @@ export class BM25 extends BaseEngine {
           logger: this.context.logger,
           interactive: this.context.interactive,
           label: this.name,
+          memoryBudget: this.#memoryBudget(),
           signal: this.#abort.signal,
         },
       );
-      const index = new Bm25Index(data, { k1: this.settings.k1, b: this.settings.b });
+      const index = new Bm25Index(opened.data, { k1: this.settings.k1, b: this.settings.b });
       const subsets = await this.#loadSubsets(index);
       const integerIds = denseIntegerIds(index);
-      const ready = { index, analyzer: new Analyzer(this.#analysis), subsets, integerIds };
+      const ready: Ready = {
+        index,
+        close: () => opened.close(),
+        storage: opened.storage,
+        analyzer: new Analyzer(this.#analysis),
+        subsets,
+        integerIds,
+      };
       this.#loaded = ready;
       return ready;
     })();
     return this.#ready;
+  }
+
+  #memoryBudget(): number | undefined {
+    const budget = this.settings.memory_budget;
+    return budget === undefined ? undefined : parseByteSize(budget);
+  }
+
+  /**
+   * For `/health`: where the index is (memory or paged) and how much of it is resident; `down`
+   * once a damaged page was found (the service refuses requests until restarted).
+   */
+  health(): Record<string, unknown> {
+    const ready = this.#loaded;
+    if (ready === undefined) return { state: 'up', index: 'loading' };
+    return {
+      state: this.#damage ? 'down' : 'up',
+      index: this.#damage ? 'damaged' : 'ready',
+      storage: ready.storage,
+      resident_bytes: ready.index.residentBytes(),
+      ...(this.settings.memory_budget === undefined
+        ? {}
+        : { memory_budget_bytes: this.#memoryBudget() }),
+    };
   }
 
   async #loadSubsets(index: Bm25Index): Promise<SubsetLabels | undefined> {
@@ -158,7 +195,27 @@ export class BM25 extends BaseEngine {
     // back-end engine or a remote API in `{bm25, backend}RRF`) send their requests first, so
     // that their round trips overlap this work instead of starting after it.
     await afterPendingIo();
-    return requests.map((request) => this.#search(ready, request));
+    if (this.#damage) throw this.#damage;
+    return this.#watchingPages(() => requests.map((request) => this.#search(ready, request)));
+  }
+
+  /**
+   * Runs `work`; a page of the index file that does not match its checksum (a paged index)
+   * takes the service out of use until it restarts, and fails the batch with ERR_ENGINE.
+   */
+  #watchingPages<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      if (!(error instanceof ArrayFileError) || error.fault !== 'damaged') throw error;
+      this.#damage = new IrserveError(
+        'ERR_ENGINE',
+        `service "${this.name}": its index file is damaged (${error.message}); delete it and restart to rebuild it`,
+        { cause: error },
+      );
+      this.context.logger.error({ service: this.name, err: error }, 'bm25 index damaged');
+      throw this.#damage;
+    }
   }
 
   #search({ index, analyzer, subsets, integerIds }: Ready, request: SearchRequest): Scores {
@@ -179,6 +236,7 @@ export class BM25 extends BaseEngine {
 
   async scoreBatch(requests: ScoreRequest[]): Promise<number[][]> {
     const { index, analyzer } = await this.#open();
+    if (this.#damage) throw this.#damage;
     return requests.map((request) => {
       const query = termCounts(analyzer, request.query);
       return request.passages.map((passage, i) => {
@@ -201,8 +259,10 @@ export class BM25 extends BaseEngine {
 
   async close(): Promise<void> {
     this.#abort.abort(new Error(`service "${this.name}" closed while its index was building`));
-    this.#ready?.catch(() => undefined);
+    const ready = this.#ready;
     this.#ready = undefined;
     this.#loaded = undefined;
+    this.#damage = undefined;
+    await (await ready?.catch(() => undefined))?.close();
   }
 }

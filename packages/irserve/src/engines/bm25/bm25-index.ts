@@ -4,43 +4,58 @@
  * posting impacts and score bound computed on its first query (so k1 and b can change without
  * a rebuild, and a restart reads the file without a pass over every posting).
  */
-import type { IndexData } from './index-data.js';
-import { searchedExhaustively } from './exhaustive-threshold.js';
+import type { IndexData, IndexHeads } from './index-data.js';
+import { PagedStore, ResidentStore, type PostingStore, type TermList } from './posting-store.js';
 import { createScratch } from './search-scratch.js';
 import { ScoringKernel } from './scoring-kernel.js';
-import { idf, impact, normInverseTable, type Bm25Params } from './scoring.js';
+import { idf, normInverseTable, type Bm25Params } from './scoring.js';
+import { searchedExhaustively } from './exhaustive-threshold.js';
+import type { PagedPostings } from './index-format.js';
 
 const TERM_CACHE_LIMIT = 100_000;
 
+export interface IndexOptions {
+  /** `false` keeps every search in JavaScript (for tests and benchmarks). Default true. */
+  wasm?: boolean;
+}
+
+/** An index whose posting lists are read from its file, and the bytes of lists it may keep. */
+export interface PagedIndexData extends IndexHeads {
+  paged: PagedPostings;
+  listBudgetBytes: number;
+}
+
 export class Bm25Index {
-  readonly data: IndexData;
+  readonly data: IndexHeads;
   readonly params: Bm25Params;
   /** `1 / (k1 * (1 - b + b * dl / avgdl))` per norm byte. */
   readonly normInverse: Float64Array;
   readonly avgdl: number;
+  /** Where the posting lists and their impacts come from (memory, or the file). */
+  readonly postings: PostingStore;
   readonly #terms: Buffer;
   readonly #ids: Buffer;
-  /**
-   * Per posting, `impact(tf, normInverse[norm])`: a search multiplies it by the query weight
-   * instead of dividing per posting. Filled one term at a time on first use; the pages of
-   * terms never queried are never written, so the operating system never commits them.
-   */
-  readonly #impacts: Float32Array;
-  /** Per term, its largest impact (its score bound per unit of weight); NaN until filled. */
-  readonly #maxImpact: Float32Array;
   /** Term numbers and document ids looked up so far (bounded), so repeated queries skip the search. */
   readonly #termCache = new Map<string, number>();
   readonly #idCache: (string | undefined)[];
   /** Scratch space for searches (they run one at a time, synchronously). */
   readonly scratch = createScratch();
   /**
-   * For a collection searched exhaustively, the WebAssembly memory its searches add postings
-   * in (it also holds the impacts); undefined when searches run in JavaScript.
+   * For a collection searched exhaustively (in memory), the WebAssembly memory its searches add
+   * postings in (it also holds the impacts); undefined when searches run in JavaScript.
    */
   readonly kernel: ScoringKernel | undefined;
 
-  /** `wasm: false` keeps every search in JavaScript (for tests and benchmarks). */
-  constructor(data: IndexData, params: Bm25Params, { wasm = true }: { wasm?: boolean } = {}) {
+  /**
+   * An index over `data`: all in memory, or (`PagedIndexData`) its lists read from its file.
+   *
+   * @example const index = new Bm25Index(builder.finish(), { k1: 0.9, b: 0.4 });
+   */
+  constructor(
+    data: IndexData | PagedIndexData,
+    params: Bm25Params,
+    { wasm = true }: IndexOptions = {},
+  ) {
     this.data = data;
     this.params = params;
     const { docCount, sumTotalTermFreq } = data.stats;
@@ -49,10 +64,15 @@ export class Bm25Index {
     const { termBytes, idBytes } = data;
     this.#terms = Buffer.from(termBytes.buffer, termBytes.byteOffset, termBytes.byteLength);
     this.#ids = Buffer.from(idBytes.buffer, idBytes.byteOffset, idBytes.byteLength);
-    const small = wasm && searchedExhaustively(data.stats.numDocs);
-    this.kernel = small ? ScoringKernel.over(data.postingDocs, data.stats.numDocs) : undefined;
-    this.#impacts = this.kernel?.impacts ?? new Float32Array(data.postingDocs.length);
-    this.#maxImpact = new Float32Array(data.stats.numTerms).fill(Number.NaN);
+    const rule = { norms: data.norms, normInverse: this.normInverse };
+    if ('paged' in data) {
+      this.kernel = undefined;
+      this.postings = new PagedStore(data, data.paged, rule, data.listBudgetBytes);
+    } else {
+      const small = wasm && searchedExhaustively(data.stats.numDocs);
+      this.kernel = small ? ScoringKernel.over(data.postingDocs, data.stats.numDocs) : undefined;
+      this.postings = new ResidentStore(data, data, rule, this.kernel?.impacts);
+    }
     this.#idCache = new Array<string | undefined>(data.stats.numDocs);
   }
 
@@ -121,12 +141,9 @@ export class Bm25Index {
     return Array.from({ length: this.numDocs }, (_, d) => this.#decodeId(d));
   }
 
-  /**
-   * Per posting, its impact (index by posting position). A term's impacts are written by the
-   * first `maxImpact(t)` call, which every search makes before reading them.
-   */
-  get postingImpacts(): Float32Array {
-    return this.#impacts;
+  /** Term `t`'s documents and their impacts (read from the file first when paged). */
+  list(t: number): TermList {
+    return this.postings.list(t);
   }
 
   /**
@@ -134,20 +151,14 @@ export class Bm25Index {
    * the term's impacts on first call.
    */
   maxImpact(t: number): number {
-    if (Number.isNaN(this.#maxImpact[t]!)) this.#fillImpacts(t);
-    return this.#maxImpact[t]!;
+    return this.postings.maxImpact(t);
   }
 
-  #fillImpacts(t: number): void {
-    const { postingStart, postingDocs, postingTfs, norms } = this.data;
-    const normInverse = this.normInverse;
-    const impacts = this.#impacts;
-    let max = 0;
-    for (let p = postingStart[t]!, end = postingStart[t + 1]!; p < end; p++) {
-      const x = impact(postingTfs[p]!, normInverse[norms[postingDocs[p]!]!]!);
-      impacts[p] = x;
-      if (x > max) max = x;
-    }
-    this.#maxImpact[t] = max;
+  /** Bytes this index holds in memory: heads, lists and impacts, the kernel's memory. */
+  residentBytes(): number {
+    const { termBytes, termOffsets, postingStart, norms, idBytes, idOffsets } = this.data;
+    const heads = [termBytes, termOffsets, postingStart, norms, idBytes, idOffsets];
+    const kernel = this.kernel?.bytes ?? 0;
+    return heads.reduce((sum, a) => sum + a.byteLength, 0) + kernel + this.postings.residentBytes();
   }
 }

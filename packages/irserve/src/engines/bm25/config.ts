@@ -4,6 +4,7 @@
  */
 import { z } from '../../prebundled/zod.js';
 import { parseEngineConfig } from '../engine-config.js';
+import { memoryBudgetField } from '../engine-fields.js';
 
 export const bm25ConfigSchema = z.strictObject({
   collection: z.string().min(1).describe('The collection to index.'),
@@ -36,6 +37,9 @@ export const bm25ConfigSchema = z.strictObject({
     .min(1)
     .optional()
     .describe('Directory of the persisted index; default `<cacheDir>/bm25`.'),
+  memory_budget: memoryBudgetField(
+    "Most memory the index may keep resident (bytes, or a size such as `4GiB`). An index that needs more (6 bytes a posting, 4 more for the impacts of queried terms, and its terms, norms and ids) is served from its file: the posting lists queried are kept up to this budget, the operating system's page cache does the rest. Default: no limit, all in memory.",
+  ).optional(),
   id_to_subset_mapping: z
     .string()
     .min(1)

@@ -1,6 +1,8 @@
 /**
  * Cursors over the posting lists of a query's terms, ordered by score bound, for MaxScore
- * (max-score.ts): where each list is, its weight, and the running sum of the bounds.
+ * (max-score.ts): each term's list (its documents and impacts, from position 0, in memory or
+ * read from the index file), where the cursor is in it, its weight, and the running sum of the
+ * bounds.
  */
 import type { Bm25Index } from './bm25-index.js';
 import type { WeightedTerm } from './search-types.js';
@@ -10,6 +12,9 @@ const BOUND_SLACK = 1 + 1e-9;
 
 /** Per-term cursors, in increasing order of score bound. */
 export interface Cursors {
+  /** Each term's documents (ascending) and impacts. */
+  docs: Int32Array[];
+  impacts: Float32Array[];
   pos: Int32Array;
   end: Int32Array;
   weight: Float64Array;
@@ -31,17 +36,20 @@ export function cursorsFor(index: Bm25Index, terms: readonly WeightedTerm[]): Cu
   order.sort((x, y) => bounds[x]! - bounds[y]!); // stable: equal bounds keep query order
   const m = order.length;
   const cursors: Cursors = {
+    docs: new Array<Int32Array>(m),
+    impacts: new Array<Float32Array>(m),
     pos: new Int32Array(m),
     end: new Int32Array(m),
     weight: new Float64Array(m),
     cum: new Float64Array(m),
   };
-  const start = index.data.postingStart;
   let cum = 0;
   for (let i = 0; i < m; i++) {
     const t = terms[order[i]!]!;
-    cursors.pos[i] = start[t.term]!;
-    cursors.end[i] = start[t.term + 1]!;
+    const list = index.list(t.term);
+    cursors.docs[i] = list.docs;
+    cursors.impacts[i] = list.impacts;
+    cursors.end[i] = list.docs.length;
     cursors.weight[i] = t.weight;
     cum += bounds[order[i]!]!;
     cursors.cum[i] = cum;
@@ -50,7 +58,8 @@ export function cursorsFor(index: Bm25Index, terms: readonly WeightedTerm[]): Cu
 }
 
 /** Moves cursor i to the first posting with a document >= target (galloping search). */
-export function advance(docs: Int32Array, c: Cursors, i: number, target: number): void {
+export function advance(c: Cursors, i: number, target: number): void {
+  const docs = c.docs[i]!;
   let lo = c.pos[i]!;
   const end = c.end[i]!;
   if (lo >= end || docs[lo]! >= target) return;
@@ -72,7 +81,8 @@ export function advance(docs: Int32Array, c: Cursors, i: number, target: number)
 }
 
 /** The position of cursor i's first posting with a document >= target, cursor left alone. */
-export function firstAtOrAfter(docs: Int32Array, c: Cursors, i: number, target: number): number {
+export function firstAtOrAfter(c: Cursors, i: number, target: number): number {
+  const docs = c.docs[i]!;
   let lo = c.pos[i]!;
   let hi = c.end[i]!;
   while (lo < hi) {

@@ -46,8 +46,7 @@ export function exhaustiveSearch(
   const n = index.numDocs;
   const kernel = index.kernel;
   const acc = kernel?.acc ?? (scratch.perDoc ??= new Float64Array(n));
-  const { postingStart, postingDocs: docs } = index.data;
-  const impacts = index.postingImpacts;
+  const { postingStart } = index.data;
   let bound = 0;
   // No cursors or ordering: nothing is skipped, so the lists are simply added in turn.
   for (let i = 0; i < terms.length; i++) {
@@ -56,10 +55,12 @@ export function exhaustiveSearch(
     // Also fills the term's impacts on its first query. The bound is summed as the scores are,
     // term by term, so rounding keeps every score at or below it.
     bound += weight * index.maxImpact(term);
-    const start = postingStart[term]!;
-    const end = postingStart[term + 1]!;
-    if (kernel !== undefined) kernel.accumulate(start, end, weight);
-    else for (let p = start; p < end; p++) acc[docs[p]!]! += weight * impacts[p]!;
+    if (kernel !== undefined) {
+      kernel.accumulate(postingStart[term]!, postingStart[term + 1]!, weight);
+      continue;
+    }
+    const { docs, impacts } = index.list(term);
+    for (let p = 0; p < docs.length; p++) acc[docs[p]!]! += weight * impacts[p]!;
   }
   const buckets = selection === 'auto' ? n <= SELECT_DOCS_PER_RESULT * k : selection === 'buckets';
   const heap = buckets ? undefined : (scratch.heap ??= new TopKHeap(k)).reset(k);

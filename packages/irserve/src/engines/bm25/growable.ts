@@ -1,8 +1,12 @@
-/** Append-only typed arrays that double their capacity (index building). */
+/**
+ * Append-only typed arrays that double their capacity (index building), up to the most elements
+ * a typed array holds.
+ */
+import { MAX_ARRAY_ELEMENTS } from '../../storage/index.js';
 
 type TypedArrayCtor<T> = { new (length: number): T };
 
-class Growable<T extends Int32Array | Uint16Array | Uint8Array> {
+class Growable<T extends Int32Array | Uint32Array | Uint16Array | Uint8Array> {
   #data: T;
   #length = 0;
   readonly #ctor: TypedArrayCtor<T>;
@@ -38,8 +42,11 @@ class Growable<T extends Int32Array | Uint16Array | Uint8Array> {
   }
 
   #grow(minimum: number): void {
+    if (minimum > MAX_ARRAY_ELEMENTS)
+      throw new RangeError(`more than ${MAX_ARRAY_ELEMENTS} elements do not fit one typed array`);
     let capacity = Math.max(this.#data.length * 2, 16);
     while (capacity < minimum) capacity *= 2;
+    capacity = Math.min(capacity, MAX_ARRAY_ELEMENTS);
     const next = new this.#ctor(capacity);
     next.set(this.#data);
     this.#data = next;
@@ -49,6 +56,12 @@ class Growable<T extends Int32Array | Uint16Array | Uint8Array> {
 export class GrowableInt32 extends Growable<Int32Array> {
   constructor(capacity?: number) {
     super(Int32Array, capacity);
+  }
+}
+
+export class GrowableUint32 extends Growable<Uint32Array> {
+  constructor(capacity?: number) {
+    super(Uint32Array, capacity);
   }
 }
 

@@ -3,7 +3,8 @@
  * (document, distinct term) pair plus the vocabulary; `finish()` sorts terms by their UTF-8
  * bytes and lays postings out per term with one counting pass (documents stay in order).
  */
-import { GrowableInt32, GrowableUint16, GrowableUint8 } from './growable.js';
+import { assertArrayFits, MAX_ARRAY_ELEMENTS } from '../../storage/index.js';
+import { GrowableInt32, GrowableUint16, GrowableUint32, GrowableUint8 } from './growable.js';
 import type { IndexData } from './index-data.js';
 import { lengthToNorm } from './lucene-norms.js';
 
@@ -14,11 +15,11 @@ export class IndexBuilder {
   readonly #terms: string[] = [];
   /** Per term: the last document it was seen in, and its posting slot there. */
   readonly #lastDoc = new GrowableInt32();
-  readonly #slot = new GrowableInt32();
+  readonly #slot = new GrowableUint32();
   /** Postings in document order: term id and tf; doc d's run starts at `#docStart[d]`. */
   readonly #postTerm = new GrowableInt32();
   readonly #postTf = new GrowableUint16();
-  readonly #docStart = new GrowableInt32();
+  readonly #docStart = new GrowableUint32();
   readonly #norms = new GrowableUint8();
   readonly #ids: string[] = [];
   #docCount = 0;
@@ -28,9 +29,17 @@ export class IndexBuilder {
     return this.#ids.length;
   }
 
-  /** Adds one document with its terms (in any order, repeats counted). */
+  /**
+   * Adds one document with its terms (in any order, repeats counted). Throws a clear error
+   * before the index passes what its arrays can hold (2^32 - 1 postings; 2^31 documents).
+   */
   addDocument(id: string, terms: readonly string[]): void {
     const doc = this.#ids.length;
+    if (doc >= 0x7fffffff) throw new RangeError('more than 2^31 - 1 documents: index too large');
+    if (this.#postTerm.length + terms.length > MAX_ARRAY_ELEMENTS)
+      throw new RangeError(
+        `more than ${MAX_ARRAY_ELEMENTS} postings: index too large for one BM25 index; split the collection and serve the parts with federation`,
+      );
     this.#ids.push(id);
     this.#docStart.push(this.#postTerm.length);
     this.#norms.push(lengthToNorm(terms.length));
@@ -69,7 +78,7 @@ export class IndexBuilder {
   finish(): IndexData {
     const numTerms = this.#terms.length;
     const numPostings = this.#postTerm.length;
-    if (numPostings > 0x7fffffff) throw new Error('more than 2^31 postings: index too large');
+    assertArrayFits(numPostings, 'postings of the BM25 index');
     const { termBytes, termOffsets, rank } = sortedVocabulary(this.#terms);
     const { postingStart, postingDocs, postingTfs } = this.#layOut(rank, numTerms, numPostings);
     const { idBytes, idOffsets } = encodeStrings(this.#ids);
@@ -95,7 +104,7 @@ export class IndexBuilder {
   #layOut(rank: Int32Array, numTerms: number, numPostings: number) {
     const postTerm = this.#postTerm.data;
     const postTf = this.#postTf.data;
-    const postingStart = new Int32Array(numTerms + 1);
+    const postingStart = new Uint32Array(numTerms + 1);
     for (let p = 0; p < numPostings; p++) postingStart[rank[postTerm[p]!]! + 1]!++;
     for (let t = 0; t < numTerms; t++) postingStart[t + 1]! += postingStart[t]!;
     const cursor = postingStart.slice(0, numTerms);
@@ -125,6 +134,8 @@ export function encodeStrings(strings: readonly string[]): {
   let total = 0;
   for (let i = 0; i < strings.length; i++) {
     total += Buffer.byteLength(strings[i]!, 'utf8');
+    if (total > 0xffffffff)
+      throw new RangeError('more than 4 GiB of ids or terms: index too large');
     offsets[i + 1] = total;
   }
   const bytes = new Uint8Array(total);

@@ -1,208 +1,178 @@
 /**
- * The index file: one file, loaded with one read, its arrays used in place.
- *
- *   bytes 0-7    magic "IRSBM25\n"
- *   bytes 8-11   header length H (uint32, little endian)
- *   bytes 12..   header: JSON {version, key, stats, endian, sha256, arrays: [{name, offset, length}]}
- *   then         each array of ARRAY_NAMES, starting on an 8-byte boundary, in platform
- *                (little-endian) byte order
- *
- * Files are written to a temporary name and renamed, so a reader never sees half a file.
- * `sha256` covers every byte after the header (arrays and the zero padding between them): a
- * damaged file is refused with ERR_CONFIG naming it, never served.
+ * The index file: an array file (storage/array-file-format.ts) of kind `bm25-index`, its
+ * sections the arrays of index-data.ts (the heads, then the posting lists), its meta the format
+ * version, the key of what it was built from, and the counts. Every page is checksummed, so a
+ * damaged file is refused with ERR_CONFIG naming it, whether it is read into memory at start or
+ * paged in while serving; a file of another format, version or key is rebuilt.
  */
-import { createHash } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import {
+  ArrayFile,
+  ArrayFileError,
+  ArrayFileWriter,
+  type ElementType,
+  type PageCache,
+  type PagedArray,
+} from '../../storage/index.js';
 import { IrserveError } from '../../errors.js';
-import { ARRAY_NAMES, type IndexArrays, type IndexData, type IndexStats } from './index-data.js';
+import {
+  HEAD_NAMES,
+  POSTING_NAMES,
+  type IndexData,
+  type IndexHeads,
+  type IndexStats,
+  type ResidentPostings,
+} from './index-data.js';
 
-const MAGIC = 'IRSBM25\n';
+const KIND = 'bm25-index';
 /** Bump when the layout or the analysis code changes in a way that alters terms. */
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 
-interface Header {
+const TYPES = {
+  termBytes: 'u8',
+  termOffsets: 'u32',
+  postingStart: 'u32',
+  norms: 'u8',
+  idBytes: 'u8',
+  idOffsets: 'u32',
+  postingDocs: 'i32',
+  postingTfs: 'u16',
+} as const satisfies Record<
+  (typeof HEAD_NAMES)[number] | (typeof POSTING_NAMES)[number],
+  ElementType
+>;
+
+interface Meta {
   version: number;
-  endian: 'le' | 'be';
   key: string;
   stats: IndexStats;
-  /** SHA-256 (hex) of the bytes from the first array to the end of the file. */
-  sha256: string;
-  arrays: { name: string; offset: number; length: number }[];
-}
-
-const CONSTRUCTORS = {
-  termBytes: Uint8Array,
-  termOffsets: Uint32Array,
-  postingStart: Int32Array,
-  postingDocs: Int32Array,
-  postingTfs: Uint16Array,
-  norms: Uint8Array,
-  idBytes: Uint8Array,
-  idOffsets: Uint32Array,
-} as const;
-
-const align8 = (n: number) => Math.ceil(n / 8) * 8;
-const platformEndian = () => (new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 'le' : 'be');
-
-/** SHA-256 of the data as laid out in the file: each array, then zeros up to the next one. */
-function dataDigest(index: IndexData, arrays: Header['arrays']): string {
-  const hash = createHash('sha256');
-  for (const [i, name] of ARRAY_NAMES.entries()) {
-    const array = index[name];
-    hash.update(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
-    const next = arrays[i + 1];
-    if (next) hash.update(Buffer.alloc(next.offset - arrays[i]!.offset - array.byteLength));
-  }
-  return hash.digest('hex');
 }
 
 /**
- * Writes `index` to `path` (via a temporary file and a rename). `key` identifies its inputs.
+ * Writes `index` to `path` (under a temporary name, renamed when whole). `key` identifies its
+ * inputs.
  *
  * @example
  * await writeIndexFile(join(dir, 'index.bm25'), data, await indexKey(source));
  */
 export async function writeIndexFile(path: string, index: IndexData, key: string): Promise<void> {
-  const arrays: Header['arrays'] = [];
-  // The digest has a fixed length, so a placeholder settles the layout before it is computed.
-  let sha256 = '0'.repeat(64);
-  let headerJson = '';
-  let dataStart = 0;
-  // The header's own length moves the data; two passes settle it.
-  for (let pass = 0; pass < 2; pass++) {
-    arrays.length = 0;
-    let offset = dataStart;
-    for (const name of ARRAY_NAMES) {
-      arrays.push({ name, offset, length: index[name].length });
-      offset = align8(offset + index[name].byteLength);
-    }
-    const header: Header = {
-      version: FORMAT_VERSION,
-      endian: platformEndian(),
-      key,
-      stats: index.stats,
-      sha256,
-      arrays,
-    };
-    headerJson = JSON.stringify(header);
-    dataStart = align8(12 + Buffer.byteLength(headerJson) + 64);
-  }
-  sha256 = dataDigest(index, arrays);
-  headerJson = headerJson.replace('0'.repeat(64), sha256);
-  const prefix = Buffer.alloc(arrays[0]!.offset);
-  prefix.write(MAGIC, 0, 'latin1');
-  prefix.writeUInt32LE(Buffer.byteLength(headerJson), 8);
-  prefix.write(headerJson, 12, 'utf8');
-  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  const handle = await open(temp, 'w');
+  const writer = await ArrayFileWriter.create(path, { kind: KIND });
   try {
-    await handle.write(prefix, 0, prefix.length, 0);
-    for (const [i, name] of ARRAY_NAMES.entries()) {
-      const array = index[name];
-      const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-      await writeAll(handle, bytes, arrays[i]!.offset);
-    }
-    await handle.close();
-    await rename(temp, path);
+    for (const name of [...HEAD_NAMES, ...POSTING_NAMES])
+      await writer.writeSection(name, index[name]);
+    const meta: Meta = { version: FORMAT_VERSION, key, stats: index.stats };
+    await writer.finish(meta);
   } catch (error) {
-    await handle.close().catch(() => undefined);
-    await rm(temp, { force: true });
+    await writer.abort();
     throw error;
   }
 }
 
-async function writeAll(handle: Awaited<ReturnType<typeof open>>, bytes: Uint8Array, at: number) {
-  const chunk = 1 << 30;
-  for (let done = 0; done < bytes.length;) {
-    const { bytesWritten } = await handle.write(
-      bytes,
-      done,
-      Math.min(chunk, bytes.length - done),
-      at + done,
-    );
-    done += bytesWritten;
-  }
+/** An open index file and its heads (in memory, checked); the posting lists are read later. */
+export interface IndexFile {
+  file: ArrayFile;
+  heads: IndexHeads;
 }
 
-/** Reads the whole file into one buffer; undefined when it does not exist. */
-async function readWhole(path: string): Promise<Uint8Array | undefined> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  try {
-    const { size } = await handle.stat();
-    const bytes = new Uint8Array(size);
-    for (let done = 0; done < size;) {
-      const { bytesRead } = await handle.read(bytes, done, Math.min(1 << 30, size - done), done);
-      if (bytesRead === 0) throw new Error(`${path}: file shrank while reading`);
-      done += bytesRead;
-    }
-    return bytes;
-  } finally {
-    await handle.close();
-  }
+/** The posting lists read on demand, through a page cache. */
+export interface PagedPostings {
+  docs: PagedArray<'i32'>;
+  tfs: PagedArray<'u16'>;
+  /** The cache their pages are read through. */
+  cache: PageCache;
+}
+
+/** The error for a damaged index file (ERR_CONFIG: the service cannot start on it). */
+export function damagedIndex(path: string, cause: unknown): IrserveError {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new IrserveError(
+    'ERR_CONFIG',
+    `bm25 index ${path} is damaged (${why}): delete the file and restart to rebuild it`,
+    { cause },
+  );
 }
 
 /**
- * Loads an index file when it exists and was built for `key`; otherwise undefined (the caller
- * rebuilds). A current file whose data does not match its checksum throws ERR_CONFIG naming it.
- * Arrays are views into the one buffer read.
+ * Opens the index file at `path` when it exists and was built for `key`, reading its heads;
+ * otherwise undefined (the caller rebuilds). A current file that is damaged throws ERR_CONFIG
+ * naming it.
  *
  * @example
- * const data = await readIndexFile(path, key); // undefined: build it
+ * const opened = await openIndexFile(path, key); // undefined: build it
  */
-export async function readIndexFile(path: string, key: string): Promise<IndexData | undefined> {
-  const bytes = await readWhole(path);
-  if (bytes === undefined || bytes.length < 12) return undefined;
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buffer.toString('latin1', 0, 8) !== MAGIC) return undefined;
-  const headerLength = buffer.readUInt32LE(8);
-  let header: Header;
+export async function openIndexFile(path: string, key: string): Promise<IndexFile | undefined> {
+  let file: ArrayFile;
   try {
-    header = JSON.parse(buffer.toString('utf8', 12, 12 + headerLength)) as Header;
-  } catch {
-    return undefined;
+    file = await ArrayFile.open(path, { kind: KIND });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof ArrayFileError && error.fault === 'foreign') return undefined;
+    throw damagedIndex(path, error);
   }
-  if (header.version !== FORMAT_VERSION || header.key !== key) return undefined;
-  if (header.endian !== platformEndian()) return undefined;
-  checkDigest(path, bytes, header);
-  const arrays = viewArrays(bytes, header);
-  return arrays === undefined
-    ? undefined
-    : { ...arrays, stats: header.stats, digest: header.sha256 };
+  try {
+    const meta = file.meta as Partial<Meta> | null;
+    if (meta?.version !== FORMAT_VERSION || meta.key !== key || meta.stats === undefined) {
+      await file.close();
+      return undefined;
+    }
+    return { file, heads: await readHeads(file, meta.stats) };
+  } catch (error) {
+    await file.close();
+    throw error instanceof IrserveError ? error : damagedIndex(path, error);
+  }
 }
 
-function viewArrays(bytes: Uint8Array, header: Header): IndexArrays | undefined {
-  const out: Partial<Record<keyof IndexArrays, unknown>> = {};
-  for (const name of ARRAY_NAMES) {
-    const entry = header.arrays.find((a) => a.name === name);
-    if (entry === undefined) return undefined;
-    const Ctor = CONSTRUCTORS[name];
-    const end = entry.offset + entry.length * Ctor.BYTES_PER_ELEMENT;
-    if (entry.offset % 8 !== 0 || end > bytes.length) return undefined;
-    out[name] = new Ctor(
-      bytes.buffer as ArrayBuffer,
-      bytes.byteOffset + entry.offset,
-      entry.length,
-    );
-  }
-  return out as IndexArrays;
+async function readHeads(file: ArrayFile, stats: IndexStats): Promise<IndexHeads> {
+  const heads: IndexHeads = {
+    termBytes: await file.read('termBytes', TYPES.termBytes),
+    termOffsets: await file.read('termOffsets', TYPES.termOffsets),
+    postingStart: await file.read('postingStart', TYPES.postingStart),
+    norms: await file.read('norms', TYPES.norms),
+    idBytes: await file.read('idBytes', TYPES.idBytes),
+    idOffsets: await file.read('idOffsets', TYPES.idOffsets),
+    stats,
+    digest: file.identity,
+  };
+  checkShape(file, heads);
+  return heads;
 }
 
-/** Throws ERR_CONFIG when the data after the header does not hash to the header's digest. */
-function checkDigest(path: string, bytes: Uint8Array, header: Header): void {
-  const start = header.arrays[0]?.offset;
-  const digest =
-    typeof start === 'number' && start >= 0 && start <= bytes.length
-      ? createHash('sha256').update(bytes.subarray(start)).digest('hex')
-      : undefined;
-  if (digest !== undefined && digest === header.sha256) return;
-  throw new IrserveError(
-    'ERR_CONFIG',
-    `bm25 index ${path} is damaged (its checksum does not match its data): delete the file and restart to rebuild it`,
-  );
+/** The arrays' lengths against the counts: what catches sections that do not belong together. */
+function checkShape(file: ArrayFile, heads: IndexHeads): void {
+  const { numTerms, numDocs, numPostings } = heads.stats;
+  const expect = (what: string, actual: number | undefined, wanted: number) => {
+    if (actual !== wanted)
+      throw damagedIndex(file.path, `${what} is ${actual}, the counts say ${wanted}`);
+  };
+  expect('termOffsets', heads.termOffsets.length, numTerms + 1);
+  expect('postingStart', heads.postingStart.length, numTerms + 1);
+  expect('the last posting start', heads.postingStart[numTerms], numPostings);
+  expect('norms', heads.norms.length, numDocs);
+  expect('idOffsets', heads.idOffsets.length, numDocs + 1);
+  expect('postingDocs', file.section('postingDocs', 'i32').length, numPostings);
+  expect('postingTfs', file.section('postingTfs', 'u16').length, numPostings);
+}
+
+/** Reads the posting lists into memory (checked page by page). */
+export async function readPostings(
+  { file }: IndexFile,
+  signal?: AbortSignal,
+): Promise<ResidentPostings> {
+  try {
+    return {
+      postingDocs: await file.read('postingDocs', TYPES.postingDocs, signal ? { signal } : {}),
+      postingTfs: await file.read('postingTfs', TYPES.postingTfs, signal ? { signal } : {}),
+    };
+  } catch (error) {
+    if (error instanceof ArrayFileError) throw damagedIndex(file.path, error);
+    throw error;
+  }
+}
+
+/** The posting lists paged through `cache` (each page checked when it is read). */
+export function pagedPostings({ file }: IndexFile, cache: PageCache): PagedPostings {
+  return {
+    docs: file.paged('postingDocs', 'i32', cache),
+    tfs: file.paged('postingTfs', 'u16', cache),
+    cache,
+  };
 }

@@ -9,8 +9,18 @@ import type { TextView } from '../../collections/types.js';
 import { createProgress } from '../../util/progress.js';
 import type { AnalysisSettings } from './analyzer.js';
 import { buildIndexFile } from './build-index.js';
-import type { IndexData } from './index-data.js';
-import { FORMAT_VERSION, readIndexFile } from './index-format.js';
+import { IrserveError } from '../../errors.js';
+import { formatBytes } from '../../storage/index.js';
+import type { PagedIndexData } from './bm25-index.js';
+import type { IndexData, IndexHeads } from './index-data.js';
+import {
+  FORMAT_VERSION,
+  openIndexFile,
+  pagedPostings,
+  readPostings,
+  type IndexFile,
+} from './index-format.js';
+import { PagedStore } from './posting-store.js';
 import type { IndexedField } from './indexed-text.js';
 
 /** Bump when tokenisation or stemming changes the terms a text produces. */
@@ -47,24 +57,94 @@ export interface OpenOptions {
   interactive: boolean;
   /** A label for progress and logs (the service name). */
   label: string;
+  /**
+   * Most bytes the index may keep in memory: one that needs more (lists, impacts and heads) is
+   * served from its file. Undefined: no limit, all of it in memory.
+   */
+  memoryBudget?: number | undefined;
   signal?: AbortSignal;
 }
 
+/** An opened index: all in memory (its file closed), or paged (its file open until `close`). */
+export interface OpenedIndex {
+  data: IndexData | PagedIndexData;
+  storage: 'memory' | 'paged';
+  close(): Promise<void>;
+}
+
 /** The index of `source`: loaded from `dir` when current, else built there first. */
-export async function openIndex(source: IndexSource, options: OpenOptions): Promise<IndexData> {
+export async function openIndex(source: IndexSource, options: OpenOptions): Promise<OpenedIndex> {
   const path = join(options.dir, INDEX_FILE);
   const key = await indexKey(source);
   const started = performance.now();
-  const existing = await readIndexFile(path, key);
   const ms = () => (performance.now() - started).toFixed(0);
-  if (existing !== undefined) {
-    options.logger.info(
-      { path, docs: existing.stats.numDocs, terms: existing.stats.numTerms },
-      `bm25 index loaded in ${ms()} ms`,
-    );
-    return existing;
+  let opened = await openIndexFile(path, key);
+  if (opened === undefined) {
+    options.logger.info({ path }, 'bm25 index missing or stale: building');
+    await build(source, path, key, options);
+    opened = await openIndexFile(path, key);
+    if (opened === undefined)
+      throw new Error(`bm25 index ${path} was written but cannot be read back`);
+    options.logger.info({ path, ...opened.heads.stats }, `bm25 index built in ${ms()} ms`);
   }
-  options.logger.info({ path }, 'bm25 index missing or stale: building');
+  const index = await load(opened, options);
+  const { stats } = opened.heads;
+  options.logger.info(
+    {
+      path,
+      docs: stats.numDocs,
+      terms: stats.numTerms,
+      postings: stats.numPostings,
+      storage: index.storage,
+      ...(index.storage === 'paged' ? { memoryBudget: formatBytes(options.memoryBudget!) } : {}),
+    },
+    `bm25 index loaded in ${ms()} ms (${index.storage === 'paged' ? 'paged from its file' : 'in memory'})`,
+  );
+  return index;
+}
+
+/** Bytes a whole index takes in memory once every term was queried (lists, impacts, heads). */
+export function residentNeed(heads: IndexHeads): number {
+  return headBytes(heads) + heads.stats.numPostings * (6 + 4);
+}
+
+function headBytes(heads: IndexHeads): number {
+  const { termBytes, termOffsets, postingStart, norms, idBytes, idOffsets } = heads;
+  return [termBytes, termOffsets, postingStart, norms, idBytes, idOffsets].reduce(
+    (sum, a) => sum + a.byteLength,
+    0,
+  );
+}
+
+/** In memory when the budget allows (or there is none), else paged from the file. */
+async function load(opened: IndexFile, options: OpenOptions): Promise<OpenedIndex> {
+  const { heads, file } = opened;
+  const budget = options.memoryBudget;
+  if (budget === undefined || residentNeed(heads) <= budget) {
+    try {
+      const postings = await readPostings(opened, options.signal);
+      return { data: { ...heads, ...postings }, storage: 'memory', close: async () => {} };
+    } finally {
+      await file.close();
+    }
+  }
+  const listBudget = budget - headBytes(heads);
+  if (listBudget <= 0) {
+    await file.close();
+    throw new IrserveError(
+      'ERR_CONFIG',
+      `config.memory_budget: ${formatBytes(budget)} is less than the index's terms, norms and ids need in memory (${formatBytes(headBytes(heads))}); raise it`,
+    );
+  }
+  const paged = pagedPostings(opened, PagedStore.readCache(file.pageSize));
+  return {
+    data: { ...heads, paged, listBudgetBytes: listBudget },
+    storage: 'paged',
+    close: () => file.close(),
+  };
+}
+
+async function build(source: IndexSource, path: string, key: string, options: OpenOptions) {
   await mkdir(options.dir, { recursive: true });
   const progress = createProgress({
     label: `${options.label}: indexing`,
@@ -73,7 +153,7 @@ export async function openIndex(source: IndexSource, options: OpenOptions): Prom
     logger: options.logger,
     unit: 'docs',
   });
-  const stats = await buildIndexFile({
+  await buildIndexFile({
     view: source.view,
     fields: source.fields,
     analysis: source.analysis,
@@ -82,9 +162,4 @@ export async function openIndex(source: IndexSource, options: OpenOptions): Prom
     progress,
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  const built = await readIndexFile(path, key);
-  if (built === undefined)
-    throw new Error(`bm25 index ${path} was written but cannot be read back`);
-  options.logger.info({ path, ...stats }, `bm25 index built in ${ms()} ms`);
-  return built;
 }

@@ -38,7 +38,7 @@ export function maxScoreSearch(
   const heap = (scratch.heap ??= new TopKHeap(k)).reset(k);
   let firstEssential = 0;
   for (let size = FIRST_WINDOW; ; size = Math.min(size * 2, MAX_WINDOW)) {
-    const start = nextDoc(index.data.postingDocs, c, firstEssential);
+    const start = nextDoc(c, firstEssential);
     if (start < 0) break;
     const window = { start, size };
     const touched = accumulate(index, c, firstEssential, window, scratch);
@@ -52,10 +52,11 @@ export function maxScoreSearch(
 }
 
 /** The smallest current document of the essential lists, or -1 when they are exhausted. */
-function nextDoc(docs: Int32Array, c: Cursors, firstEssential: number): number {
+function nextDoc(c: Cursors, firstEssential: number): number {
   let min = 0x7fffffff;
   for (let i = firstEssential; i < c.pos.length; i++) {
     const p = c.pos[i]!;
+    const docs = c.docs[i]!;
     if (p < c.end[i]! && docs[p]! < min) min = docs[p]!;
   }
   return min === 0x7fffffff ? -1 : min;
@@ -99,8 +100,8 @@ function addList(
   touched: Int32Array | undefined,
   n: number,
 ): number {
-  const docs = index.data.postingDocs;
-  const impacts = index.postingImpacts; // the cursors' terms were filled by cursorsFor
+  const docs = c.docs[i]!;
+  const impacts = c.impacts[i]!;
   const weight = c.weight[i]!;
   const end = c.end[i]!;
   let p = c.pos[i]!;
@@ -171,11 +172,9 @@ function addNonEssentialIfCheaper(
   w: SearchScratch,
 ): boolean {
   if (firstEssential === 0) return true;
-  const docs = index.data.postingDocs;
   const limit = start + count;
   let postings = 0;
-  for (let i = 0; i < firstEssential; i++)
-    postings += firstAtOrAfter(docs, c, i, limit) - c.pos[i]!;
+  for (let i = 0; i < firstEssential; i++) postings += firstAtOrAfter(c, i, limit) - c.pos[i]!;
   if (postings > touchedCount * firstEssential) return false;
   for (let i = firstEssential - 1; i >= 0; i--) {
     addList(index, c, i, start, limit, w.acc, undefined, 0);
@@ -192,15 +191,13 @@ function completeDoc(
   essential: number,
   threshold: number,
 ): number {
-  const docs = index.data.postingDocs;
-  const impacts = index.postingImpacts; // the cursors' terms were filled by cursorsFor
   let score = essential;
   for (let i = firstEssential - 1; i >= 0; i--) {
     if (score + c.cum[i]! <= threshold) return score;
-    advance(docs, c, i, doc);
+    advance(c, i, doc);
     const p = c.pos[i]!;
-    if (p < c.end[i]! && docs[p]! === doc) {
-      score += c.weight[i]! * impacts[p]!;
+    if (p < c.end[i]! && c.docs[i]![p]! === doc) {
+      score += c.weight[i]! * c.impacts[i]![p]!;
     }
   }
   return score;

@@ -45,6 +45,8 @@ export class ScoringKernel {
   /** Where `collect` lists its documents (one slot per document). */
   readonly #candidates: Int32Array;
   readonly #exports: Exports;
+  /** Bytes of its memory. */
+  readonly bytes: number;
 
   /**
    * A kernel over `postingDocs` for `numDocs` documents, or undefined when it would need more
@@ -64,6 +66,7 @@ export class ScoringKernel {
     const pages = Math.max(1, Math.ceil(bytes / PAGE));
     // A fixed size: the views below stay valid because the memory never grows.
     const memory = new wasm.Memory({ initial: pages, maximum: pages });
+    this.bytes = pages * PAGE;
     const postings = postingDocs.length;
     // acc (8 bytes a document) | posting documents (4 bytes a posting) | impacts (4) |
     // candidates (4 bytes a document)
