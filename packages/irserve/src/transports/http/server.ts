@@ -8,6 +8,7 @@ import { REQUEST_ID_HEADER, acceptRequestId } from '../../core/request-id.js';
 import { IrserveError } from '../../errors.js';
 import { answerClientError } from './client-error.js';
 import { sendError } from './errors.js';
+import { depthLimitedJson } from './json-body.js';
 import { createBodySerializer } from './serialize.js';
 import { coreRoutes } from './routes/core.js';
 import { contentRoutes } from './routes/content.js';
@@ -190,8 +191,10 @@ function setBodyHandling(server: FastifyInstance): void {
   // (see serialize.ts).
   const serialize = createBodySerializer();
   server.setReplySerializer((payload) => serialize(payload));
-  // Fastify parses text/plain by default; irserve speaks JSON only (415 for anything else).
-  server.removeContentTypeParser('text/plain');
+  // Fastify parses text/plain by default; irserve speaks JSON only (415 for anything else), and
+  // no deeper than MAX_BODY_DEPTH levels.
+  server.removeContentTypeParser(['text/plain', 'application/json']);
+  server.addContentTypeParser('application/json', { parseAs: 'string' }, depthLimitedJson(server));
 }
 
 /** Errors and unknown routes answer through sendError; a known path with another method is 405. */
