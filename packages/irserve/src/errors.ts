@@ -75,6 +75,12 @@ export const ERROR_CATALOG = {
     grpc: GrpcStatus.RESOURCE_EXHAUSTED,
     summary: 'The request headers or URL are larger than the server accepts.',
   },
+  ERR_REQUEST_TIMEOUT: {
+    http: 408,
+    grpc: GrpcStatus.DEADLINE_EXCEEDED,
+    summary:
+      'The client did not send its whole request (headers and body) within `request_timeout`; the connection is closed.',
+  },
   ERR_UNSUPPORTED_MEDIA_TYPE: {
     http: 415,
     grpc: GrpcStatus.INVALID_ARGUMENT,

@@ -229,6 +229,8 @@ function httpOptions(config: IrserveConfig, options: AssembleOptions): HttpOptio
   return {
     apiKey: options.apiKey,
     bodyLimit: config.body_limit,
+    requestTimeout: config.request_timeout,
+    maxConnections: config.max_connections,
     logger: options.logger,
     compat: config.compat,
     mcp: { ...config.mcp, descriptions: serviceDescriptions(config) },

@@ -174,6 +174,19 @@ export const configSchema = z.strictObject({
     .min(1024)
     .default(16 * 1024 * 1024)
     .describe('Largest request body in bytes.'),
+  request_timeout: z
+    .number()
+    .positive()
+    .default(120)
+    .describe(
+      'Seconds a client may take to send one HTTP request, headers and body; past it the connection is answered 408 and closed.',
+    ),
+  max_connections: z
+    .number()
+    .int()
+    .min(1)
+    .default(4096)
+    .describe('HTTP connections open at once; a connection past it is closed as it arrives.'),
   compat: compatConfigSchema
     .default({
       embeddings: {},

@@ -69,6 +69,7 @@ function teiError(error: IrserveError): Shaped {
     case 'ERR_UNAUTHORIZED':
     case 'ERR_FORBIDDEN':
     case 'ERR_HEADERS_TOO_LARGE':
+    case 'ERR_REQUEST_TIMEOUT':
     case 'ERR_CLIENT_CLOSED':
     case 'ERR_TIMEOUT':
       return {

@@ -11,7 +11,10 @@ function clientError(error: NodeJS.ErrnoException): IrserveError {
         'request headers or URL are larger than the server accepts (16 KiB by default)',
       );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new IrserveError('ERR_BAD_REQUEST', 'the request was not received in time');
+      return new IrserveError(
+        'ERR_REQUEST_TIMEOUT',
+        'the request (headers and body) was not received within request_timeout',
+      );
     case undefined:
     default:
       return new IrserveError('ERR_BAD_REQUEST', 'malformed HTTP request');
@@ -19,9 +22,10 @@ function clientError(error: NodeJS.ErrnoException): IrserveError {
 }
 
 /**
- * Answers a request Node's HTTP parser refused (431 for oversized headers or URL, 400 for
- * anything malformed) with irserve's error body (`error`, `code`), then closes the socket.
- * Replaces Fastify's default, whose body has no `code`.
+ * Answers a request Node's HTTP parser refused (431 for oversized headers or URL, 408 for one
+ * not received within `request_timeout`, 400 for anything malformed) with irserve's error body
+ * (`error`, `code`), then closes the socket. Replaces Fastify's default, whose body has no
+ * `code`.
  *
  * @example
  * Fastify({ clientErrorHandler: answerClientError });

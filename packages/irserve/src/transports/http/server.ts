@@ -8,6 +8,7 @@ import { REQUEST_ID_HEADER, acceptRequestId } from '../../core/request-id.js';
 import { IrserveError } from '../../errors.js';
 import { answerClientError } from './client-error.js';
 import { sendError } from './errors.js';
+import { capConnections } from './connection-cap.js';
 import { depthLimitedJson } from './json-body.js';
 import { createBodySerializer } from './serialize.js';
 import { coreRoutes } from './routes/core.js';
@@ -29,6 +30,10 @@ export interface HttpOptions {
   /** Bearer token; undefined means no authentication. */
   apiKey: string | undefined;
   bodyLimit: number;
+  /** Seconds a client may take to send one request (headers and body): then 408, closed. */
+  requestTimeout: number;
+  /** Connections open at once; one past it is closed as it arrives. */
+  maxConnections: number;
   logger: Logger;
   /** Extra keys merged into `/avail` (for example `grpc_port`). */
   availExtras?: () => Record<string, unknown>;
@@ -78,6 +83,7 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
   // Keep this order: hooks of one kind run in the order they were added, and an onRoute hook
   // sees only the routes registered after it.
   const server = createFastify(options);
+  capConnections(server.server, options.maxConnections, options.logger);
   if (options.apiKey !== undefined) requireBearerToken(server, createBearerCheck(options.apiKey));
   // Every route registered from here on (by any module) lands in the OpenAPI document.
   const openApi = new OpenApiBuilder();
@@ -120,6 +126,14 @@ function createFastify(options: HttpOptions): FastifyInstance {
       );
     },
     forceCloseConnections: 'idle',
+    // Fastify turns Node's request timeout off; a request must arrive within requestTimeout and
+    // its headers within a minute at most (Node's default). Node checks the open connections
+    // against both every second (every 30 s by default, which lets a 1-s timeout run 31 s).
+    requestTimeout: options.requestTimeout * 1000,
+    http: {
+      headersTimeout: Math.min(60_000, options.requestTimeout * 1000),
+      connectionsCheckingInterval: 1000,
+    },
     routerOptions: { ignoreTrailingSlash: true },
     schemaController: { compilersFactory: lazySchemaCompilers() },
   });
