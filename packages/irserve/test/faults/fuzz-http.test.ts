@@ -58,6 +58,7 @@ type Injected = Awaited<ReturnType<App['http']['inject']>>;
 function expectClean(response: Injected, sent: unknown): void {
   const where = `${JSON.stringify(sent)?.slice(0, 300)} -> ${response.statusCode} ${response.body.slice(0, 300)}`;
   expect(response.statusCode, where).toBeLessThan(500);
+  expect(response.headers['x-content-type-options'], where).toBe('nosniff');
   if (response.statusCode >= 400) {
     const body = response.json<{ code?: unknown; error?: unknown }>();
     expect(body.code, where).toMatch(/^ERR_[A-Z_]+$/);

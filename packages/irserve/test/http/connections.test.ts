@@ -86,6 +86,7 @@ describe('request_timeout', () => {
     }
     expect(stalled.received()).toMatch(/^HTTP\/1\.1 408 /);
     expect(stalled.received()).toContain('"code":"ERR_REQUEST_TIMEOUT"');
+    expect(stalled.received()).toMatch(/^x-content-type-options: nosniff\r$/im);
     expect(headersOnly.received()).toMatch(/^HTTP\/1\.1 408 /);
     expect(honest.received()).toMatch(/^HTTP\/1\.1 200 /);
     expect(honest.received()).toContain('slow but honest');

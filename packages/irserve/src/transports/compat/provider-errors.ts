@@ -116,7 +116,7 @@ export function providerErrorHandler(provider: Provider) {
     if (mapped.httpStatus >= 500)
       request.log.error({ err: error, code: mapped.code, reqId: request.id }, mapped.message);
     const { status, body } = providerError(provider, mapped);
-    void reply.header(REQUEST_ID_HEADER, request.id);
+    void reply.header(REQUEST_ID_HEADER, request.id).header('x-content-type-options', 'nosniff');
     void reply.header('x-irserve-error-code', mapped.code);
     if (mapped.retryAfter !== undefined)
       void reply.header('retry-after', String(mapped.retryAfter));

@@ -52,7 +52,7 @@ export function sendError(
   if (level === 'error')
     request.log.error({ err: error, code: mapped.code, reqId }, mapped.message);
   else if (level === 'debug') request.log.debug({ code: mapped.code, reqId }, mapped.message);
-  void reply.header(REQUEST_ID_HEADER, reqId);
+  void reply.header(REQUEST_ID_HEADER, reqId).header('x-content-type-options', 'nosniff');
   if (mapped.retryAfter !== undefined) void reply.header('retry-after', String(mapped.retryAfter));
   const body = errorBody(mapped);
   if (mapped.httpStatus >= 500) body.error = redactPaths(mapped.message);

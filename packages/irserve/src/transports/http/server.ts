@@ -156,10 +156,12 @@ function requireBearerToken(
 }
 
 /**
- * Every answer carries its request id: routes through a wrapper put around each handler when
- * the route is registered, errors through sendError. Not an onRequest hook: without one (and
- * without an API key) Fastify skips its hook runner on every request. The same wrapper answers
- * 503 (with Retry-After, closing the connection) once the server has begun to close.
+ * Every answer carries its request id and `X-Content-Type-Options: nosniff`: routes through a
+ * wrapper put around each handler when the route is registered, errors through sendError (and
+ * the provider routes' error handlers, and Node's parser errors in client-error.ts). Not an
+ * onRequest hook: without one (and without an API key) Fastify skips its hook runner on every
+ * request. The same wrapper answers 503 (with Retry-After, closing the connection) once the
+ * server has begun to close.
  */
 function stampRequestIdAndRefuseWhileClosing(server: FastifyInstance): void {
   const state = { closing: false };
@@ -171,6 +173,8 @@ function stampRequestIdAndRefuseWhileClosing(server: FastifyInstance): void {
     const handler = route.handler;
     route.handler = function withRequestId(this: FastifyInstance, request, reply) {
       void reply.header(REQUEST_ID_HEADER, request.id);
+      // On the raw response: also on the answers of routes that write it themselves (/mcp).
+      reply.raw.setHeader('x-content-type-options', 'nosniff');
       if (state.closing) {
         void reply.header('connection', 'close');
         throw new IrserveError('ERR_SHUTTING_DOWN', 'the server is shutting down', {

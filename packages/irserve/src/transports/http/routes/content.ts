@@ -53,7 +53,13 @@ export function contentRoutes(server: FastifyInstance, core: AppCore): void {
         id: params['*'],
         ...(view !== undefined ? { view } : {}),
       });
-      void reply.header('content-type', contentType).header('x-content-type-options', 'nosniff');
+      void reply.header('content-type', contentType);
+      // A document is the collection's, not the server's: whatever it is (HTML, SVG, XML), it
+      // runs no script and submits no form on the origin of the API and the playground. PDF is
+      // left out: browsers' viewers do not open under a sandbox, and they run a PDF's scripts
+      // in a sandbox of their own.
+      if (!/^application\/pdf\b/i.test(contentType))
+        void reply.header('content-security-policy', 'sandbox');
       return reply.send(body);
     },
   );

@@ -67,11 +67,7 @@ export function uiRoutes(server: FastifyInstance): void {
   };
   const send = async (reply: FastifyReply, name: string) => {
     const { body, type } = await serve(name);
-    return reply
-      .header('content-type', type)
-      .header('x-content-type-options', 'nosniff')
-      .header('cache-control', 'no-cache')
-      .send(body);
+    return reply.header('content-type', type).header('cache-control', 'no-cache').send(body);
   };
   // `/ui` and `/ui/` are one route (ignoreTrailingSlash); the page's relative URLs need the slash.
   server.get('/ui', async (request, reply) =>
