@@ -51,6 +51,7 @@ export {
 } from './engines/subset-mapping.js';
 export { parseEngineConfig } from './engines/engine-config.js';
 export { batchSizeField, httpCallFields, memoryBudgetField } from './engines/engine-fields.js';
+export { ONNX_DEVICES, onnxSessionFields } from './engines/onnx-session-fields.js';
 export { SharedByKey, type SharedLease } from './util/shared-by-key.js';
 export { filesIdentity } from './util/file-identity.js';
 export * from './storage/index.js';

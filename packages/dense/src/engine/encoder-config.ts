@@ -2,7 +2,9 @@
  * `encoder`: the local ONNX model of a Dense service. Kept free of any import of
  * @irserve/onnx, so a Dense service over an embeddings API never loads the ONNX runtime.
  */
-import { batchSizeField, z } from 'irserve/plugin';
+import { batchSizeField, onnxSessionFields, z } from 'irserve/plugin';
+
+const { execution_providers, device, intra_op_threads } = onnxSessionFields;
 
 export const encoderConfigSchema = z.strictObject({
   model_path: z
@@ -48,27 +50,9 @@ export const encoderConfigSchema = z.strictObject({
     .describe(
       'Template of a passage\'s text; `{passage}` is replaced (`"passage: {passage}"` for E5).',
     ),
-  execution_providers: z
-    .array(z.string().min(1))
-    .min(1)
-    .max(8)
-    .default(['cpu'])
-    .describe(
-      'ONNX Runtime execution providers, in order (default `["cpu"]`; the gpu extra adds others).',
-    ),
-  device: z
-    .enum(['auto', 'cuda', 'webgpu', 'cpu'])
-    .optional()
-    .describe(
-      'Where the model runs: `auto` (CUDA, then WebGPU, else the CPU), `cuda`, `webgpu`, `cpu`; default: `execution_providers`.',
-    ),
-  intra_op_threads: z
-    .number()
-    .int()
-    .min(0)
-    .max(1024)
-    .default(0)
-    .describe("Threads of one `session.run`; 0: ONNX Runtime's default."),
+  execution_providers,
+  device,
+  intra_op_threads,
 });
 
 export type EncoderConfig = z.output<typeof encoderConfigSchema>;

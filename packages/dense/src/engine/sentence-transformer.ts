@@ -3,10 +3,18 @@
  * mapped onto the Dense engine with `encoder` (the model runs in process on ONNX Runtime).
  * `embedding_model_name` is a local model folder here: nothing is downloaded.
  */
-import { batchSizeField, type EngineInit, parseEngineConfig, z } from 'irserve/plugin';
+import {
+  batchSizeField,
+  onnxSessionFields,
+  parseEngineConfig,
+  z,
+  type EngineInit,
+} from 'irserve/plugin';
 import type { ZodType } from 'zod';
 import type { DenseConfig } from './config.js';
 import { Dense } from './dense.js';
+
+const { execution_providers, intra_op_threads } = onnxSessionFields;
 
 export const sentenceTransformerConfigSchema = z.strictObject({
   index_path: z
@@ -77,19 +85,8 @@ export const sentenceTransformerConfigSchema = z.strictObject({
     .enum(['ip', 'cosine'])
     .default('ip')
     .describe('Similarity of the score role: inner product or cosine (as `Dense`).'),
-  execution_providers: z
-    .array(z.string().min(1))
-    .min(1)
-    .max(8)
-    .optional()
-    .describe('ONNX Runtime execution providers in order of preference (default `["cpu"]`).'),
-  intra_op_threads: z
-    .number()
-    .int()
-    .min(0)
-    .max(1024)
-    .optional()
-    .describe("Threads one `session.run` may use; 0: ONNX Runtime's default."),
+  execution_providers,
+  intra_op_threads,
 });
 
 export type SentenceTransformerConfig = z.output<typeof sentenceTransformerConfigSchema>;
@@ -118,8 +115,8 @@ export function denseConfigOf(config: SentenceTransformerConfig): Record<string,
       ...optional('normalize', config.normalize_embeddings),
       ...optional('max_length', config.max_length),
       ...optional('pooling', config.pooling),
-      ...optional('execution_providers', config.execution_providers),
-      ...optional('intra_op_threads', config.intra_op_threads),
+      execution_providers: config.execution_providers,
+      intra_op_threads: config.intra_op_threads,
     },
   } satisfies Partial<Record<keyof DenseConfig, unknown>>;
 }

@@ -8,8 +8,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ONNX_DEVICES } from 'irserve/plugin';
 
-export const ONNX_DEVICES = ['auto', 'cuda', 'webgpu', 'cpu'] as const;
+export { ONNX_DEVICES };
 export type OnnxDevice = (typeof ONNX_DEVICES)[number];
 
 /** The providers in use and, for `auto`, why the others were passed over. */

@@ -1,45 +1,8 @@
 /** How an ONNX Runtime session is created: execution providers and threads. */
-import { z } from 'irserve/plugin';
-import { ONNX_DEVICES } from './device.js';
+import { onnxSessionFields, z } from 'irserve/plugin';
 
-export const sessionOptionsSchema = z.strictObject({
-  /**
-   * Execution providers in order of preference (default `["cpu"]`). The gpu extra adds
-   * `cuda`, `tensorrt`, ...; ONNX Runtime falls back along the list.
-   */
-  execution_providers: z
-    .array(z.string().min(1))
-    .min(1)
-    .max(8)
-    .default(['cpu'])
-    .describe(
-      'ONNX Runtime execution providers in order of preference (default `["cpu"]`); the gpu extra adds `cuda`, `tensorrt`, ...',
-    ),
-  device: z
-    .enum(ONNX_DEVICES)
-    .optional()
-    .describe(
-      '`auto`: CUDA when its provider library is installed, then WebGPU, else the CPU (the log says why); `cuda`, `webgpu`: that provider or an error; `cpu`. Default: the IRSERVE_ONNX_DEVICE variable, else `execution_providers` as given.',
-    ),
-  intra_op_threads: z
-    .number()
-    .int()
-    .min(0)
-    .max(1024)
-    .default(0)
-    .describe("Threads one `session.run` may use; 0: ONNX Runtime's default (the physical cores)."),
-  inter_op_threads: z
-    .number()
-    .int()
-    .min(0)
-    .max(1024)
-    .default(0)
-    .describe("Threads across independent graph nodes; 0: ONNX Runtime's default."),
-  graph_optimization: z
-    .enum(['disabled', 'basic', 'extended', 'all'])
-    .default('all')
-    .describe('Graph optimisations applied at load (default `all`).'),
-});
+/** Every session field (their declaration is the core's, shared with the extras' configs). */
+export const sessionOptionsSchema = z.strictObject(onnxSessionFields);
 
 /** Session options in config form (`intra_op_threads`, ...), defaults applied. */
 export type SessionOptions = z.output<typeof sessionOptionsSchema>;

@@ -5,7 +5,15 @@
  * `sliding_window_stride`, `passage_batch_size`); the depth settings it hard-codes by k
  * can be set here and per request.
  */
-import { batchSizeField, httpCallFields, parseEngineConfig, z } from 'irserve/plugin';
+import {
+  batchSizeField,
+  httpCallFields,
+  onnxSessionFields,
+  parseEngineConfig,
+  z,
+} from 'irserve/plugin';
+
+const { intra_op_threads } = onnxSessionFields;
 
 const depthFields = {
   ncells: z
@@ -49,13 +57,7 @@ export const plaidxConfigSchema = z.strictObject({
     .describe(
       'A local ONNX ColBERT export (folder with model.onnx, tokenizer.json, onnx_config.json).',
     ),
-  intra_op_threads: z
-    .number()
-    .int()
-    .min(0)
-    .max(1024)
-    .default(0)
-    .describe("Threads of the ONNX session (`checkpoint`); 0: ONNX Runtime's default."),
+  intra_op_threads,
   encoder_url: z
     .url({ protocol: /^https?$/ })
     .optional()
