@@ -70,6 +70,9 @@ export {
   type CliIo,
   type CommandSpec,
   type FlagValues,
+  // Named by the declarations of every command's inferred flag table.
+  type SwitchFlag,
+  type ValueFlag,
 } from './cli-kit/index.js';
 /**
  * The zod irserve builds its schemas with. Engine config schemas made with it compose with

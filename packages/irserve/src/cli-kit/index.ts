@@ -6,7 +6,15 @@
  * 1 failed, 2 usage or config mistake). Extras reach it through `irserve/plugin`; progress bars
  * with the time left are `createProgress` (`irserve`).
  */
-export { flag, listing, type FlagSpec, type FlagSpecs, type FlagValues } from './flag.js';
+export {
+  flag,
+  listing,
+  type FlagSpec,
+  type FlagSpecs,
+  type FlagValues,
+  type SwitchFlag,
+  type ValueFlag,
+} from './flag.js';
 export { commonFlags, LOG_FORMATS, LOG_LEVELS } from './common-flags.js';
 export { parseCommandLine, wantsHelp, type ParsedCommandLine } from './parse.js';
 export {
