@@ -128,7 +128,7 @@ describe('malformed, missing, oversized and hostile input', () => {
   it('GET on a POST route is a JSON 405 with Allow', async () => {
     const response = await app.http.inject({ method: 'GET', url: '/search' });
     expect(response.statusCode).toBe(405);
-    expect(response.headers.allow).toBe('POST');
+    expect(response.headers.allow).toBe('POST, OPTIONS');
   });
 
   it('serves an OpenAPI document', async () => {

@@ -10,6 +10,8 @@ import { answerClientError } from './client-error.js';
 import { sendError } from './errors.js';
 import { capConnections } from './connection-cap.js';
 import { depthLimitedJson } from './json-body.js';
+import { logEachRequest } from './request-log.js';
+import { answerUnrouted } from './no-route.js';
 import { createBodySerializer } from './serialize.js';
 import { coreRoutes } from './routes/core.js';
 import { contentRoutes } from './routes/content.js';
@@ -91,7 +93,7 @@ export function buildHttpServer(core: AppCore, options: HttpOptions): FastifyIns
   stampRequestIdAndRefuseWhileClosing(server);
   // The request log line is info: below that level (log_level warn or error) the hook is not
   // registered at all, so a response skips Fastify's onResponse hook runner.
-  if (options.logger.isLevelEnabled('info')) logEachRequest(server);
+  if (options.logger.isLevelEnabled('info')) logEachRequest(server, options.apiKey);
   setBodyHandling(server);
   setErrorHandlers(server);
   registerRoutes(server, core, options);
@@ -139,13 +141,13 @@ function createFastify(options: HttpOptions): FastifyInstance {
   });
 }
 
-/** Refuses every request but CORS preflights and the open paths without the bearer token. */
+/** Refuses every request but those to the open paths without the bearer token. */
 function requireBearerToken(
   server: FastifyInstance,
   check: (header: string | undefined) => boolean,
 ): void {
   server.addHook('onRequest', async (request) => {
-    if (request.method === 'OPTIONS' || OPEN_PATHS.has(request.routeOptions.url ?? '')) return;
+    if (OPEN_PATHS.has(request.routeOptions.url ?? '')) return;
     if (!check(request.headers.authorization)) {
       throw new IrserveError(
         'ERR_UNAUTHORIZED',
@@ -186,23 +188,6 @@ function stampRequestIdAndRefuseWhileClosing(server: FastifyInstance): void {
   });
 }
 
-/** One info line per answered request. */
-function logEachRequest(server: FastifyInstance): void {
-  server.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      {
-        reqId: request.id,
-        method: request.method,
-        url: request.url,
-        status: reply.statusCode,
-        ms: Number(reply.elapsedTime.toFixed(2)),
-      },
-      'request',
-    );
-    done();
-  });
-}
-
 /** How bodies are written and which are read: irserve's serializer out, JSON only in. */
 function setBodyHandling(server: FastifyInstance): void {
   // Score maps go out best first whatever their ids look like; a cache hit's are written once
@@ -215,23 +200,10 @@ function setBodyHandling(server: FastifyInstance): void {
   server.addContentTypeParser('application/json', { parseAs: 'string' }, depthLimitedJson(server));
 }
 
-/** Errors and unknown routes answer through sendError; a known path with another method is 405. */
+/** Errors answer through sendError; requests no route takes through answerUnrouted. */
 function setErrorHandlers(server: FastifyInstance): void {
   server.setErrorHandler((error, request, reply) => sendError(error, request, reply));
-  server.setNotFoundHandler((request, reply) => {
-    const allowed = ['GET', 'POST'].filter((method) =>
-      server.hasRoute({ method, url: request.url.split('?')[0] ?? '' }),
-    );
-    const error =
-      allowed.length > 0
-        ? new IrserveError(
-            'ERR_METHOD_NOT_ALLOWED',
-            `${request.method} is not allowed on ${request.url}; use ${allowed.join(' or ')}`,
-          )
-        : new IrserveError('ERR_NOT_FOUND', `no route ${request.method} ${request.url}`);
-    if (allowed.length > 0) void reply.header('allow', allowed.join(', '));
-    return sendError(error, request, reply);
-  });
+  answerUnrouted(server);
 }
 
 /** The routes, in this order; /openapi.json is registered last, by the caller, to list them all. */
