@@ -189,6 +189,25 @@ describe('checkpoint folders irserve refuses at start-up, naming the file and te
     expect(await failure(folder)).toMatch(/pytorch_model\.bin: not a PyTorch zip archive/);
   });
 
+  it('a rotary scaling or a sliding window irserve does not build', async () => {
+    const folder = await copyOf('qwen3');
+    await editConfig(folder, (c) => (c.rope_scaling = { rope_type: 'yarn', factor: 4 }));
+    expect(await failure(folder)).toMatch(/config\.json: rope type "yarn" is not supported/);
+    await editConfig(folder, (c) => {
+      c.rope_scaling = null;
+      c.use_sliding_window = true;
+    });
+    expect(await failure(folder)).toMatch(/config\.json: use_sliding_window true is not supported/);
+  });
+
+  it('grouped-query sizes that do not divide', async () => {
+    const folder = await copyOf('qwen2');
+    await editConfig(folder, (c) => (c.num_key_value_heads = 3));
+    expect(await failure(folder)).toMatch(
+      /num_attention_heads 4 must be a multiple of num_key_value_heads 3/,
+    );
+  });
+
   it('an activation irserve does not build', async () => {
     const folder = await copyOf('bert');
     await editConfig(folder, (c) => (c.hidden_act = 'mish'));

@@ -21,17 +21,47 @@ export const HEAD_OUTPUT: Record<string, string> = {
   classifier: 'logits',
   'masked-lm': 'logits',
   colbert: 'token_embeddings',
+  'next-token': 'logits',
 };
 
 export interface Reference {
   input_ids: number[][];
   attention_mask: number[][];
   token_type_ids?: number[][];
+  /** `real-tokens`: a decoder's states at padding positions are not compared (they attend to nothing). */
+  compare?: 'real-tokens';
   outputs: Record<string, { dims: number[]; data: number[] }>;
 }
 
 export function readReference(name: string): Reference {
   return JSON.parse(readFileSync(`${CHECKPOINTS}${name}/reference.json`, 'utf8')) as Reference;
+}
+
+/**
+ * The largest difference between an output and the reference's `head` (rows `rows`), at the
+ * positions the reference compares.
+ */
+export function referenceDiff(
+  ref: Reference,
+  head: string,
+  got: FloatTensor,
+  rows?: number[],
+): number {
+  const want = expected(ref, head, rows);
+  const picked = rows ?? ref.input_ids.map((_, i) => i);
+  const dims = ref.outputs[head]!.dims;
+  if (got.data.length !== want.length) return Infinity;
+  let worst = 0;
+  const width = dims.length === 3 ? dims[2]! : want.length / picked.length;
+  for (let i = 0; i < want.length; i++) {
+    if (dims.length === 3 && ref.compare === 'real-tokens') {
+      const position = Math.floor(i / width);
+      const row = picked[Math.floor(position / dims[1]!)]!;
+      if (ref.attention_mask[row]![position % dims[1]!] === 0) continue;
+    }
+    worst = Math.max(worst, Math.abs(got.data[i]! - want[i]!));
+  }
+  return worst;
 }
 
 /** The reference's token ids as an encoded batch (rows `rows`, default all). */

@@ -17,15 +17,23 @@ import {
   type BertFamilyType,
 } from './bert-family.js';
 import { ConfigReader } from './config-reader.js';
+import { buildDecoderHead, type DecoderHead } from './decoder-heads.js';
 import { buildEncoderHead, encoderHeadOf, type EncoderHead } from './encoder-heads.js';
+import { buildDecoder, decoderSpec, DECODERS, type DecoderType } from './qwen.js';
 
 /** The `model_type`s irserve builds graphs for. */
-export const SUPPORTED_MODEL_TYPES: readonly string[] = [...BERT_FAMILY];
+export const SUPPORTED_MODEL_TYPES: readonly string[] = [...BERT_FAMILY, ...DECODERS];
 
 /** What a graph computes: an engine asks for the one it needs. */
-export type GraphHead = EncoderHead;
+export type GraphHead = EncoderHead | DecoderHead;
 
-export const GRAPH_HEADS: readonly GraphHead[] = ['hidden', 'classifier', 'masked-lm', 'colbert'];
+const ENCODER_HEADS: readonly EncoderHead[] = ['hidden', 'classifier', 'masked-lm', 'colbert'];
+const DECODER_HEADS: readonly DecoderHead[] = ['hidden', 'next-token', 'classifier'];
+
+/** Options of a graph: `tokens`, the vocabulary ids a `next-token` head keeps (default all). */
+export interface GraphOptions {
+  tokens?: readonly number[];
+}
 
 export interface CheckpointGraph {
   /** The ModelProto. */
@@ -34,7 +42,7 @@ export interface CheckpointGraph {
   readonly weightsFolder: string;
   readonly modelType: string;
   readonly head: GraphHead;
-  /** The longest input the architecture takes (its position table), if it has a limit. */
+  /** The longest input the architecture takes (its position table, a decoder's trained length). */
   readonly maxTokens: number | undefined;
 }
 
@@ -48,6 +56,7 @@ export function buildCheckpointGraph(
   config: Record<string, unknown>,
   weights: Weights,
   head?: GraphHead,
+  options: GraphOptions = {},
 ): CheckpointGraph {
   const reader = new ConfigReader(folder, config);
   const modelType = config.model_type;
@@ -64,16 +73,41 @@ export function buildCheckpointGraph(
     );
   const builder = new GraphBuilder(`${modelType} (irserve)`);
   const layers = new Layers(builder, new WeightReader(builder, weights));
-  const spec = encoderSpec(modelType as BertFamilyType, reader, (name) => weights.has(name));
-  const chosen = head ?? encoderHeadOf(architecturesOf(config), (name) => weights.has(name));
-  buildEncoderHead(layers, spec, buildEncoder(layers, spec), chosen);
-  return {
-    bytes: builder.toBytes(),
-    weightsFolder,
-    modelType,
-    head: chosen,
-    maxTokens: maxTokens(spec),
-  };
+  const has = (name: string) => weights.has(name);
+  const architectures = architecturesOf(config);
+  const decoder = (DECODERS as readonly string[]).includes(modelType);
+  const chosen =
+    head ?? (decoder ? decoderHeadOf(architectures) : encoderHeadOf(architectures, has));
+  const heads: readonly GraphHead[] = decoder ? DECODER_HEADS : ENCODER_HEADS;
+  if (!heads.includes(chosen))
+    throw modelError(
+      folder,
+      `a ${modelType} checkpoint has no ${chosen} head (irserve builds ${heads.join(', ')} for it)`,
+    );
+  let limit: number | undefined;
+  if (decoder) {
+    const spec = decoderSpec(modelType as DecoderType, reader, has);
+    buildDecoderHead(
+      layers,
+      spec,
+      buildDecoder(layers, spec),
+      chosen as DecoderHead,
+      options.tokens,
+    );
+    limit = reader.int('max_position_embeddings', 32768);
+  } else {
+    const spec = encoderSpec(modelType as BertFamilyType, reader, has);
+    buildEncoderHead(layers, spec, buildEncoder(layers, spec), chosen as EncoderHead);
+    limit = maxTokens(spec);
+  }
+  return { bytes: builder.toBytes(), weightsFolder, modelType, head: chosen, maxTokens: limit };
+}
+
+/** The head a decoder's class name implies. */
+function decoderHeadOf(architectures: readonly string[]): DecoderHead {
+  if (architectures.some((a) => a.endsWith('ForSequenceClassification'))) return 'classifier';
+  if (architectures.some((a) => a.endsWith('ForCausalLM'))) return 'next-token';
+  return 'hidden';
 }
 
 function architecturesOf(config: Record<string, unknown>): string[] {

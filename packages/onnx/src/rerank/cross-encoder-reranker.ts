@@ -13,6 +13,7 @@ import {
   type CrossEncoderConfig,
 } from './config.js';
 import { PairScorer } from './pair-scorer.js';
+import { rerankerGraph } from './reranker-graph.js';
 import { LeasedReranker } from './leased-reranker.js';
 
 interface Ready {
@@ -62,7 +63,7 @@ export class CrossEncoderReranker extends LeasedReranker<Ready> {
       intra_op_threads,
       inter_op_threads,
       graph_optimization,
-      head: 'classifier',
+      ...(await rerankerGraph(folder, this.settings)),
     });
     try {
       const scorer = new PairScorer(lease, this.settings, Object.keys(this.config));

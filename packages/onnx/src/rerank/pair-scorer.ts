@@ -4,7 +4,7 @@
  * graph when the scorer is built, so a misfit is a start-up error, not a failed request.
  */
 import { engineError, modelError } from '../errors.js';
-import { lastTokenPool } from '../pooling/pooling.js';
+import { lastTokenPool, rowsOf } from '../pooling/pooling.js';
 import { inChunks } from '../runtime/batches.js';
 import type { LoadedModel } from '../runtime/session-pool.js';
 import type { FloatTensor } from '../runtime/tensors.js';
@@ -34,6 +34,8 @@ export class PairScorer {
   readonly #yesNo: [number, number] | undefined;
   /** Yes/no mode: the tokenizer's token count, the fewest columns next-token logits have. */
   readonly #vocabulary: number = 0;
+  /** Yes/no mode on a built graph: `[batch, 2]`, the last token's yes and no logits. */
+  readonly #lastOnly: boolean = false;
 
   /**
    * `given` are the config keys the user wrote: a key of the other mode is an error, never
@@ -54,9 +56,15 @@ export class PairScorer {
         folder.path,
         `the graph has no tensor output ${this.output} (it has ${session.outputNames.join(', ')})`,
       );
+    // A graph irserve built for a yes/no reranker outputs the last token's yes and no logits.
+    const built = model.built?.head === 'next-token';
     this.mode =
-      settings.mode === 'auto' ? (shape.length === 3 ? 'yes_no' : 'classifier') : settings.mode;
-    const rank = this.mode === 'yes_no' ? 3 : 2;
+      settings.mode === 'auto'
+        ? shape.length === 3 || built
+          ? 'yes_no'
+          : 'classifier'
+        : settings.mode;
+    const rank = this.mode === 'yes_no' && !built ? 3 : 2;
     if (shape.length !== rank)
       throw modelError(
         folder.path,
@@ -79,9 +87,10 @@ export class PairScorer {
           folder.path,
           `the tokenizer has no token ${JSON.stringify(yes === undefined ? settings.yes_token : settings.no_token)} (yes_token / no_token)`,
         );
-      this.#yesNo = [yes, no];
-      this.#vocabulary = tokenizer.vocabularySize();
-      this.#checkVocabulary(shape[2]);
+      this.#yesNo = built ? [0, 1] : [yes, no];
+      this.#lastOnly = built;
+      this.#vocabulary = built ? 2 : tokenizer.vocabularySize();
+      this.#checkVocabulary(shape[built ? 1 : 2]);
     }
   }
 
@@ -121,12 +130,13 @@ export class PairScorer {
     const logits: FloatTensor = (await session.run(batch, [this.output]))[this.output]!;
     if (this.#yesNo) {
       const [yes, no] = this.#yesNo;
-      const columns = logits.dims[2] ?? 0;
+      const columns = logits.dims.at(-1) ?? 0;
       if (columns < this.#vocabulary)
         throw engineError(
           `model ${this.#model.folder.path}: ${this.output} has ${columns} columns, fewer than the tokenizer's ${this.#vocabulary} tokens: not next-token logits`,
         );
-      return lastTokenPool(logits, batch.attentionMask).map((row) => sigmoid(row[yes]! - row[no]!));
+      const rows = this.#lastOnly ? rowsOf(logits) : lastTokenPool(logits, batch.attentionMask);
+      return rows.map((row) => sigmoid(row[yes]! - row[no]!));
     }
     return classifierScores(logits, this.#settings);
   }

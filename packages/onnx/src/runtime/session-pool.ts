@@ -6,6 +6,7 @@
 import { SharedByKey } from 'irserve/plugin';
 import { buildCheckpointGraph, type GraphHead } from '../architectures/checkpoint-graph.js';
 import { loadWeights } from '../checkpoint/weight-files.js';
+import { modelError } from '../errors.js';
 import { loadModelFolder, type ModelFolder } from '../folder/model-folder.js';
 import {
   loadSeq2SeqFolder,
@@ -39,6 +40,11 @@ export interface AcquireOptions extends Partial<SessionOptions> {
    * `architectures` implies. An ONNX graph is used as it is.
    */
   head?: GraphHead;
+  /**
+   * For a `next-token` head: the tokens whose logits the graph outputs, in this order
+   * (`logits [batch, tokens.length]`); default: the whole vocabulary.
+   */
+  tokens?: readonly string[];
 }
 
 /** An encoder-decoder model (T5, mT5) with its folder and tokenizer. */
@@ -68,12 +74,13 @@ export class SessionPool {
    * try { ... lease.session.run(...) } finally { await lease.release(); }
    */
   async acquire(folderPath: string, options: AcquireOptions = {}): Promise<ModelLease> {
-    const { modelFile, head, ...rest } = options;
+    const { modelFile, head, tokens, ...rest } = options;
     const settings = sessionOptions(rest);
     const folder = await loadModelFolder(folderPath, modelFile ? { modelFile } : {});
-    const graph = folder.format === 'checkpoint' ? (head ?? 'default') : '';
+    const graph =
+      folder.format === 'checkpoint' ? JSON.stringify([head ?? 'default', tokens ?? null]) : '';
     const key = `${folder.modelFile}\n${graph}\n${sessionOptionsKey(settings)}`;
-    const lease = await this.#models.acquire(key, () => load(folder, settings, head));
+    const lease = await this.#models.acquire(key, () => load(folder, settings, head, tokens));
     return { ...lease.value, release: lease.release };
   }
 
@@ -118,12 +125,21 @@ async function load(
   folder: ModelFolder,
   settings: SessionOptions,
   head: GraphHead | undefined,
+  tokens: readonly string[] | undefined,
 ): Promise<LoadedModel> {
   const tokenizer = TextTokenizer.fromFolder(folder);
   if (folder.format === 'onnx')
     return { folder, tokenizer, session: await ModelSession.create(folder.modelFile, settings) };
+  const ids = tokens?.map((token) => {
+    const id = tokenizer.tokenId(token);
+    if (id === undefined)
+      throw modelError(folder.path, `the tokenizer has no token ${JSON.stringify(token)}`);
+    return id;
+  });
   const weights = await loadWeights(folder.path);
-  const graph = buildCheckpointGraph(folder.path, folder.config, weights, head);
+  const graph = buildCheckpointGraph(folder.path, folder.config, weights, head, {
+    ...(ids ? { tokens: ids } : {}),
+  });
   const session = await ModelSession.create(
     { label: folder.modelFile, bytes: graph.bytes, weightsFolder: graph.weightsFolder },
     settings,
