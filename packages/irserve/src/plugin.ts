@@ -50,6 +50,7 @@ export {
   type SubsetLabels,
 } from './engines/subset-mapping.js';
 export { parseEngineConfig } from './engines/engine-config.js';
+export { isBlankQuery, searchNonBlank } from './engines/blank-query.js';
 export { batchSizeField, httpCallFields, memoryBudgetField } from './engines/engine-fields.js';
 export { ONNX_DEVICES, onnxSessionFields } from './engines/onnx-session-fields.js';
 export { SharedByKey, type SharedLease } from './util/shared-by-key.js';

@@ -15,12 +15,13 @@ import {
   type ScoreRequest,
   type Scores,
   type SearchRequest,
+  searchNonBlank,
 } from 'irserve/plugin';
 import { BackendEngine } from '../common/backend-engine.js';
 import { secretFrom } from '../common/config.js';
 import { similarity } from '../common/similarity.js';
 import { backendCollection } from '../common/text-collection.js';
-import { searchRequests } from '../common/requests.js';
+import { searchRequests, type CheckedSearch } from '../common/requests.js';
 import { parsePostgresConfig, postgresConfigSchema, type PostgresConfig } from './config.js';
 import { poolConfig, postgresAddress } from './pool-config.js';
 import { QueryCanceller } from './query-canceller.js';
@@ -82,8 +83,13 @@ export class Postgres extends BackendEngine<pg.Pool> {
     ];
   }
 
+  /** A blank query finds nothing without a round trip (docs/errors.md, "Empty queries"). */
   async searchBatch(requests: SearchRequest[], options?: BatchOptions): Promise<Scores[]> {
     const checked = searchRequests(requests, this.name, this.settings.subset_field);
+    return searchNonBlank(checked, (asked) => this.#search(asked, options));
+  }
+
+  async #search(checked: CheckedSearch[], options?: BatchOptions): Promise<Scores[]> {
     if (this.settings.mode === 'fulltext') {
       return Promise.all(
         checked.map(async (request) =>

@@ -14,6 +14,7 @@ import {
   type ScoreRequest,
   type Scores,
   type SearchRequest,
+  searchNonBlank,
 } from 'irserve/plugin';
 import { BackendEngine } from '../common/backend-engine.js';
 import { secretFrom } from '../common/config.js';
@@ -78,8 +79,13 @@ abstract class SearchCluster extends BackendEngine<ClusterClient> {
     ];
   }
 
+  /** A blank query finds nothing without a round trip (docs/errors.md, "Empty queries"). */
   async searchBatch(requests: SearchRequest[], options?: BatchOptions): Promise<Scores[]> {
     const checked = searchRequests(requests, this.name, this.settings.subset_field);
+    return searchNonBlank(checked, (asked) => this.#search(asked, options));
+  }
+
+  async #search(checked: CheckedSearch[], options?: BatchOptions): Promise<Scores[]> {
     const bodies = await this.#bodies(checked, options);
     const results = await this.call((client) =>
       client.msearch(this.settings.index, bodies, options),

@@ -11,10 +11,11 @@ import {
   type EngineInit,
   type Scores,
   type SearchRequest,
+  searchNonBlank,
 } from 'irserve/plugin';
 import { BackendEngine } from '../common/backend-engine.js';
 import { secretFrom } from '../common/config.js';
-import { searchRequests } from '../common/requests.js';
+import { searchRequests, type CheckedSearch } from '../common/requests.js';
 import { manticoreConfigSchema, parseManticoreConfig, type ManticoreConfig } from './config.js';
 import * as sphinxql from './sphinxql.js';
 
@@ -63,8 +64,13 @@ export class Manticore extends BackendEngine<mysql.Pool> {
     return this.constructor.name === 'Sphinx' ? 'Sphinx' : 'Manticore';
   }
 
+  /** A blank query finds nothing without a round trip (docs/errors.md, "Empty queries"). */
   async searchBatch(requests: SearchRequest[], options?: BatchOptions): Promise<Scores[]> {
     const checked = searchRequests(requests, this.name, this.settings.subset_field);
+    return searchNonBlank(checked, (asked) => this.#search(asked, options));
+  }
+
+  async #search(checked: CheckedSearch[], options?: BatchOptions): Promise<Scores[]> {
     if (this.settings.mode !== 'knn') {
       return Promise.all(
         checked.map(async (request) =>

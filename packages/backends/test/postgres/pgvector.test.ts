@@ -74,6 +74,14 @@ describe('Postgres engine, pgvector kNN (PGlite)', () => {
     });
   }
 
+  it('finds nothing for a blank query, without embedding it (issue 39, item 6)', async () => {
+    for (const query of ['', '  '])
+      expect(await post(app, '/search', { service: 'pgv-cosine', query, limit: 3 })).toMatchObject({
+        status: 200,
+        body: { scores: {} },
+      });
+  });
+
   it('filters by subset and scores passages with the same similarity', async () => {
     const even = await post(app, '/search', {
       service: 'pgv-cosine',

@@ -13,6 +13,7 @@ import {
   filesIdentity,
   readSubsetMapping,
   requestedSubset,
+  searchNonBlank,
   subsetLabels,
   type BatchOptions,
   type EngineInit,
@@ -150,41 +151,51 @@ export class Dense extends BaseEngine {
     return vectors;
   }
 
+  /**
+   * The nearest documents of each query. A blank query, or one whose vector is zero, has
+   * nothing to search with and finds nothing (`{}`), as on every engine (docs/errors.md).
+   */
   async searchBatch(requests: SearchRequest[], options?: BatchOptions): Promise<Scores[]> {
     const ready = await this.#open();
-    const wanted = requests.map((request) => {
+    for (const request of requests) {
       if (!Number.isInteger(request.limit) || request.limit < 1)
         throw badRequest('limit: must be a positive integer');
-      return requestedSubset(this.name, ready.subsets, request.subset);
-    });
+      requestedSubset(this.name, ready.subsets, request.subset);
+    }
+    return searchNonBlank(requests, (asked) => this.#nearest(asked, ready, options));
+  }
+
+  async #nearest(requests: SearchRequest[], ready: Ready, options?: BatchOptions) {
     const vectors = await this.#embed(
       requests.map((request) => fill(this.#prompts.query, '{query}', request.query)),
       options,
     );
     if (this.settings.normalize_query) vectors.forEach(normalizeInPlace);
     this.#checkDimension(vectors, ready);
-    const depth = requests.map((r) => Math.min(ready.index.count, this.#candidates(r.limit)));
+    const rows = vectors.flatMap((vector, i) => (vector.some((x) => x !== 0) ? [i] : []));
+    const results = requests.map(() => Object.create(null) as Scores);
+    if (rows.length === 0) return results;
+    const depth = rows.map((i) =>
+      Math.min(ready.index.count, this.#candidates(requests[i]!.limit)),
+    );
     const k = Math.max(1, ...depth);
-    const { labels, scores } = ready.index.search(packRows(vectors, ready.index.dim), k, {
-      ...(this.settings.nprobe ? { nprobe: this.settings.nprobe } : {}),
-      ...(this.settings.ef_search ? { efSearch: this.settings.ef_search } : {}),
+    const found = ready.index.search(
+      packRows(
+        rows.map((i) => vectors[i]!),
+        ready.index.dim,
+      ),
+      k,
+      {
+        ...(this.settings.nprobe ? { nprobe: this.settings.nprobe } : {}),
+        ...(this.settings.ef_search ? { efSearch: this.settings.ef_search } : {}),
+      },
+    );
+    rows.forEach((i, row) => {
+      const hits = { from: row * k, to: row * k + depth[row]!, ...found };
+      const subset = requestedSubset(this.name, ready.subsets, requests[i]!.subset);
+      results[i] = ranking(ready, hits, requests[i]!.limit, subset);
     });
-    return requests.map((request, row) => {
-      const ranking: Scores = Object.create(null) as Scores;
-      let kept = 0;
-      for (let j = row * k; j < row * k + depth[row]! && kept < request.limit; j++) {
-        const position = labels[j]!;
-        if (position < 0) break;
-        const subset = wanted[row];
-        if (subset !== undefined && ready.subsets?.labels[position] !== subset) continue;
-        const id = ready.ids[position]!;
-        // Several vectors may share a document id (passages): its best score counts.
-        if (Object.hasOwn(ranking, id)) continue;
-        ranking[id] = scores[j]!;
-        kept++;
-      }
-      return ranking;
-    });
+    return results;
   }
 
   /** Embeds the query and every passage of the batch in one call; scores by `score_metric`. */
@@ -231,6 +242,30 @@ export class Dense extends BaseEngine {
         `service "${this.name}": ${ready.embedder.label} returned ${wrong.length}-dimensional vectors, but the index at ${this.settings.index_path} holds ${ready.index.dim}-dimensional ones`,
       );
   }
+}
+
+/**
+ * The first `limit` documents of one query's hits (`labels` and `scores` at `[from, to)`), in
+ * the wanted subset; a document with several vectors (passages) counts once, at its best.
+ */
+function ranking(
+  ready: Ready,
+  hits: { labels: ArrayLike<number>; scores: ArrayLike<number>; from: number; to: number },
+  limit: number,
+  subset: number | undefined,
+): Scores {
+  const out: Scores = Object.create(null) as Scores;
+  let kept = 0;
+  for (let j = hits.from; j < hits.to && kept < limit; j++) {
+    const position = hits.labels[j]!;
+    if (position < 0) break;
+    if (subset !== undefined && ready.subsets?.labels[position] !== subset) continue;
+    const id = ready.ids[position]!;
+    if (Object.hasOwn(out, id)) continue;
+    out[id] = hits.scores[j]!;
+    kept++;
+  }
+  return out;
 }
 
 /** Replaces every `{placeholder}` in `template` with `value` (values are never re-scanned). */

@@ -249,6 +249,47 @@ describe('Dense embedBatch and shared sessions', () => {
     expect(await identity(otherIndex, TINY_BERT)).not.toBe(original);
   });
 
+  it('a blank query or a zero query vector finds nothing (issue 39, item 6)', async () => {
+    const dense = engine(new Map(), {
+      index_path: world.indexDir,
+      encoder: { model_path: TINY_BERT },
+    });
+    await dense.start();
+    const found = await dense.searchBatch([
+      { query: '', limit: 3 },
+      { query: ' \n ', limit: 3 },
+      { query: 'cat', limit: 3 },
+    ]);
+    expect(found.slice(0, 2)).toEqual([{}, {}]);
+    expect(Object.keys(found[2]!).length).toBeGreaterThan(0);
+    await dense.close();
+    // An embedder that maps a text (stop words, for a toy model) to the zero vector: once, the
+    // first documents of the index with score 0.
+    const context = { logger: pino({ level: 'silent' }), configDir: world.dir } as EngineContext;
+    const zeros = new Dense(
+      {
+        name: 'zeros',
+        config: {
+          index_path: world.indexDir,
+          embedding_base_url: 'http://x',
+          embedding_model_name: 'zeros',
+        },
+        context,
+      },
+      {
+        embedder: async () => ({
+          embed: async (texts) => texts.map(() => new Float32Array(32)),
+          dimension: 32,
+          label: 'zeros',
+          close: async () => undefined,
+        }),
+      },
+    );
+    await zeros.start();
+    expect(await zeros.searchBatch([{ query: 'the of', limit: 3 }])).toEqual([{}]);
+    await zeros.close();
+  });
+
   it('an index of another dimension is refused at start-up', async () => {
     const other = join(world.dir, 'index-64');
     await saveIndex(

@@ -10,17 +10,17 @@ const LIST_OR_TEXT = 'must be a string or an array of strings';
 
 /**
  * One text, or a non-empty list of at most MAX_EMBED_INPUTS texts of at most 1,000,000
- * characters each. `nonEmptyTexts` also refuses an empty text (OpenAI does).
+ * characters each. An empty or blank text is refused on every embedding route (OpenAI refuses
+ * an empty one too): there is nothing to embed (docs/errors.md, "Empty queries").
  *
  * @example
  * z.looseObject({ input: embedInputsSchema() });
  */
-export function embedInputsSchema(options: { nonEmptyTexts?: boolean } = {}) {
-  const base = z.string({ error: LIST_OR_TEXT });
-  const text = (options.nonEmptyTexts ? base.min(1, 'must not be empty') : base).max(
-    1_000_000,
-    'is too long (at most 1,000,000 characters)',
-  );
+export function embedInputsSchema() {
+  const text = z
+    .string({ error: LIST_OR_TEXT })
+    .regex(/\S/, 'is empty or blank: there is nothing to embed')
+    .max(1_000_000, 'is too long (at most 1,000,000 characters)');
   return z.union(
     [
       text,

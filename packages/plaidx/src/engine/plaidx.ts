@@ -12,7 +12,9 @@ import {
   IrserveError,
   badRequest,
   filesIdentity,
+  isBlankQuery,
   requestedSubset,
+  searchNonBlank,
   type BatchOptions,
   type EngineInit,
   type ScoreRequest,
@@ -249,14 +251,19 @@ export class PLAIDX extends BaseEngine {
     const index = ready.index;
     if (!index)
       throw badRequest(`service "${this.name}" has no index_path: it can score but not search`);
-    const plans = requests.map((request) => this.#plan(request, ready));
-    const queries = await this.#queries(requests, index.dim, options);
-    return plans.map((plan, i) =>
-      maxP(
-        plaidSearch(index, queries[i]!, plan.depth, plan.passages, plan.mask),
-        ready.docOf,
-        plan.limit,
-      ),
+    const plans = new Map(requests.map((request) => [request, this.#plan(request, ready)]));
+    // A blank query without query_vectors finds nothing, as on every engine (docs/errors.md).
+    return searchNonBlank(
+      requests,
+      async (asked) => {
+        const queries = await this.#queries(asked, index.dim, options);
+        return asked.map((request, i) => {
+          const plan = plans.get(request)!;
+          const hits = plaidSearch(index, queries[i]!, plan.depth, plan.passages, plan.mask);
+          return maxP(hits, ready.docOf, plan.limit);
+        });
+      },
+      (request) => request.query_vectors === undefined && isBlankQuery(request),
     );
   }
 

@@ -44,6 +44,19 @@ describe('PLAIDX engine', () => {
     expect(body.scores.d6).toBeCloseTo(2, 1);
   });
 
+  it('finds nothing for a blank query without query_vectors (issue 39, item 6)', async () => {
+    const calls = world.encoder.calls.length;
+    for (const query of ['', ' \n '])
+      expect(await post(app, '/search', { service: 'plaidx', query, limit: 3 })).toMatchObject({
+        status: 200,
+        body: { scores: {} },
+      });
+    expect(world.encoder.calls.length).toBe(calls);
+    const query_vectors = wordVectors('propeller noise', DIM);
+    const vectors = await post(app, '/search', { service: 'plaidx', query: '', query_vectors });
+    expect(Object.keys(vectors.body.scores)[0]).toBe('d6');
+  });
+
   it('restricts results to a subset before scoring', async () => {
     const { status, body } = await post(app, '/search', {
       service: 'plaidx',

@@ -244,7 +244,11 @@ export class LSR extends BaseEngine {
     encoder: SparseEncoder | undefined,
     options: BatchOptions | undefined,
   ): Promise<SparseVector[]> {
-    const given = requests.map((request) => requestVector(request));
+    // A blank query without query_vector has nothing to search with: an empty vector, so it
+    // finds nothing, as on every engine (docs/sparse.md).
+    const given = requests.map(
+      (request) => requestVector(request) ?? (request.query.trim() === '' ? {} : undefined),
+    );
     const texts = [...new Set(requests.filter((_, i) => !given[i]).map((r) => r.query))];
     if (texts.length > 0 && !encoder)
       throw badRequest(

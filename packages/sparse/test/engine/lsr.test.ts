@@ -61,6 +61,24 @@ describe('LSR engine', () => {
     expect(calls[0]!.authorization).toBe('Bearer tei-secret');
   });
 
+  it('finds nothing for a blank query, without calling the encoder (issue 39, item 6)', async () => {
+    const before = world.tei.calls.length;
+    for (const query of ['', '  \t'])
+      for (const service of ['lsr', 'vectors']) {
+        const reply = await post(app, '/search', { service, query, limit: 3 });
+        expect(reply).toMatchObject({ status: 200, body: { scores: {} } });
+      }
+    expect(world.tei.calls.length).toBe(before);
+    // A pre-encoded query_vector with a blank query is searched as usual.
+    const vector = await post(app, '/search', {
+      service: 'vectors',
+      query: '',
+      query_vector: toyEncode('heat transfer'),
+      limit: 1,
+    });
+    expect(Object.keys(vector.body.scores)).toEqual(['d5']);
+  });
+
   it('searches a pre-encoded query_vector without calling the encoder, keyed by it in the cache', async () => {
     const before = world.tei.calls.length;
     const a = await post(app, '/search', {

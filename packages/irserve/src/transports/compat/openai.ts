@@ -16,7 +16,7 @@ import { approximateTokens, truncateVector } from './vectors.js';
 /** The request body; unknown fields (`user`) are accepted and ignored, as OpenAI does. */
 export const openAiEmbeddingsRequestSchema = z.looseObject({
   model: z.string({ error: 'must be a string naming a model' }).min(1, 'must not be empty'),
-  input: embedInputsSchema({ nonEmptyTexts: true }),
+  input: embedInputsSchema(),
   encoding_format: encodingFormatSchema.optional(),
   dimensions: z
     .number({ error: 'must be a positive integer' })
