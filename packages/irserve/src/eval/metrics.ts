@@ -1,19 +1,21 @@
 /**
- * Retrieval metrics with trec_eval's definitions (docs/eval.md):
- *
- * - ranking: by score, descending; ties by document id, descending (trec_eval's order)
- * - nDCG@k (`ndcg_cut.k`): sum of gain / log2(rank + 1) over the top k, gain = the judged
- *   relevance (graded; 0 or less counts 0), divided by the same sum over the ideal ordering of
- *   all judged documents
- * - AP (`map`): mean, over the relevant documents (relevance >= 1), of the precision at each
- *   one's rank; unretrieved relevant documents contribute 0
- * - R@k (`recall.k`): relevant documents in the top k over all relevant documents
- *
- * Means are over the queries of the qrels (trec_eval -c): a query with no results scores 0.
+ * Evaluation of a run against qrels with trec_eval's definitions (measures.ts), measures named
+ * as ir_measures names them (measure-name.ts). Means are over the queries of the qrels
+ * (trec_eval -c): a judged query with no results scores 0; queries of the run without
+ * judgements are ignored.
  */
+import { parseMeasures, type MeasureSpec } from './measure-name.js';
+import {
+  averagePrecisionAt,
+  computeMeasure,
+  ndcgAt,
+  numRelevant as numRelevantAt,
+  RankedQuery,
+  relevantIn,
+  type Judgements,
+} from './measures.js';
 
-/** Judgements of one query: document id to relevance. */
-export type Judgements = ReadonlyMap<string, number>;
+export { RankedQuery, type Judgements };
 
 /** Query id to judgements. */
 export type Qrels = ReadonlyMap<string, Judgements>;
@@ -28,71 +30,32 @@ export type Run = ReadonlyMap<string, Readonly<Record<string, number>>>;
  * rankDocuments({ a: 1, b: 2, c: 1 }) // ['b', 'c', 'a']
  */
 export function rankDocuments(scores: Readonly<Record<string, number>>): string[] {
-  return Object.keys(scores).sort(
-    (x, y) => scores[y]! - scores[x]! || (x < y ? 1 : x > y ? -1 : 0),
-  );
+  return [...new RankedQuery(scores).trecOrder()];
 }
 
-/** nDCG at cut-off `k` of a ranking. */
+/** nDCG at cut-off `k` of a ranking (trec_eval's ndcg_cut.k). */
 export function ndcg(ranking: readonly string[], judged: Judgements, k: number): number {
-  let dcg = 0;
-  for (let i = 0; i < Math.min(k, ranking.length); i++) {
-    const gain = judged.get(ranking[i]!) ?? 0;
-    if (gain > 0) dcg += gain / Math.log2(i + 2);
-  }
-  const ideal = [...judged.values()].filter((g) => g > 0).sort((a, b) => b - a);
-  let idcg = 0;
-  for (let i = 0; i < Math.min(k, ideal.length); i++) idcg += ideal[i]! / Math.log2(i + 2);
-  return idcg > 0 ? dcg / idcg : 0;
+  return ndcgAt(ranking, judged, k);
 }
 
 /** Number of relevant (relevance >= 1) judged documents. */
 export function numRelevant(judged: Judgements): number {
-  let n = 0;
-  for (const rel of judged.values()) if (rel >= 1) n++;
-  return n;
+  return numRelevantAt(judged, 1);
 }
 
-/** Average precision of a ranking (over all of it). */
+/** Average precision of a ranking (over all of it; trec_eval's map). */
 export function averagePrecision(ranking: readonly string[], judged: Judgements): number {
-  const relevant = numRelevant(judged);
-  if (relevant === 0) return 0;
-  let hits = 0;
-  let sum = 0;
-  ranking.forEach((doc, i) => {
-    if ((judged.get(doc) ?? 0) >= 1) {
-      hits++;
-      sum += hits / (i + 1);
-    }
-  });
-  return sum / relevant;
+  return averagePrecisionAt(ranking, judged);
 }
 
-/** Recall at cut-off `k`. */
+/** Recall at cut-off `k` (trec_eval's recall.k). */
 export function recall(ranking: readonly string[], judged: Judgements, k: number): number {
   const relevant = numRelevant(judged);
-  if (relevant === 0) return 0;
-  let hits = 0;
-  for (let i = 0; i < Math.min(k, ranking.length); i++) {
-    if ((judged.get(ranking[i]!) ?? 0) >= 1) hits++;
-  }
-  return hits / relevant;
+  return relevant > 0 ? relevantIn(ranking, judged, k) / relevant : 0;
 }
 
-/** A measure of one query's ranking. */
-export interface Measure {
-  /** As printed: `nDCG@10`, `MAP`, `R@100`. */
-  name: string;
-  compute(ranking: readonly string[], judged: Judgements): number;
-}
-
-/** The measures `irserve eval` prints. */
-export const DEFAULT_MEASURES: readonly Measure[] = [
-  { name: 'nDCG@10', compute: (r, j) => ndcg(r, j, 10) },
-  { name: 'MAP', compute: averagePrecision },
-  { name: 'R@100', compute: (r, j) => recall(r, j, 100) },
-  { name: 'R@1000', compute: (r, j) => recall(r, j, 1000) },
-];
+/** The measures `irserve eval` prints unless told others. */
+export const DEFAULT_MEASURE_NAMES: readonly string[] = ['nDCG@10', 'AP', 'R@100', 'R@1000'];
 
 export interface Evaluation {
   /** Measure name to mean over the qrels' queries. */
@@ -107,20 +70,20 @@ export interface Evaluation {
  * the run missing from the qrels are ignored (trec_eval -c).
  *
  * @example
- * evaluate(new Map([['q1', { d1: 2, d2: 1 }]]), new Map([['q1', new Map([['d2', 1]])]])).mean['MAP'] // 0.5
+ * evaluate(new Map([['q1', { d1: 2, d2: 1 }]]), new Map([['q1', new Map([['d2', 1]])]])).mean['AP'] // 0.5
  */
 export function evaluate(
   run: Run,
   qrels: Qrels,
-  measures: readonly Measure[] = DEFAULT_MEASURES,
+  measures: readonly MeasureSpec[] = parseMeasures(DEFAULT_MEASURE_NAMES),
 ): Evaluation {
   const perQuery = new Map<string, Record<string, number>>();
   const sums: Record<string, number> = Object.fromEntries(measures.map((m) => [m.name, 0]));
   for (const [query, judged] of qrels) {
-    const ranking = rankDocuments(run.get(query) ?? {});
+    const ranked = new RankedQuery(run.get(query) ?? {});
     const values: Record<string, number> = {};
     for (const measure of measures) {
-      values[measure.name] = measure.compute(ranking, judged);
+      values[measure.name] = computeMeasure(measure, ranked, judged);
       sums[measure.name]! += values[measure.name]!;
     }
     perQuery.set(query, values);

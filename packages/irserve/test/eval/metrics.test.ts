@@ -51,8 +51,8 @@ describe('metrics (trec_eval definitions)', () => {
     ]);
     const result = evaluate(run, qrels);
     expect(result.queries).toBe(2);
-    expect(result.mean).toEqual({ 'nDCG@10': 0.5, MAP: 0.5, 'R@100': 0.5, 'R@1000': 0.5 });
-    expect(result.perQuery.get('q2')).toEqual({ 'nDCG@10': 0, MAP: 0, 'R@100': 0, 'R@1000': 0 });
+    expect(result.mean).toEqual({ 'nDCG@10': 0.5, AP: 0.5, 'R@100': 0.5, 'R@1000': 0.5 });
+    expect(result.perQuery.get('q2')).toEqual({ 'nDCG@10': 0, AP: 0, 'R@100': 0, 'R@1000': 0 });
   });
 });
 

@@ -20,7 +20,7 @@ const packageDir = () => fileURLToPath(new URL('../../../../', import.meta.url))
  * the server's own grammar, the ranking of a score map (ties broken as the server's cuts break
  * them), and `irserve eval`'s qrels reader and measures. None touches Node APIs.
  */
-const SHARED_MODULES = [
+export const SHARED_MODULES = [
   'core/ranked-list.js',
   'errors.js',
   'pipeline/ast.js',
@@ -28,6 +28,8 @@ const SHARED_MODULES = [
   'pipeline/parser.js',
   'pipeline/syntax-error.js',
   'eval/files.js',
+  'eval/measure-name.js',
+  'eval/measures.js',
   'eval/metrics.js',
 ];
 
