@@ -34,6 +34,7 @@ const IRSERVE_LAYERS = [
   ['federation'],
   ['plugins', 'eval'],
   ['app', 'app.ts'],
+  ['experiment'],
   ['cli'],
   ['index.ts', 'plugin.ts'],
 ];
