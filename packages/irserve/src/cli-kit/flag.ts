@@ -15,6 +15,11 @@ export interface ValueFlag<T, HasDefault extends boolean = boolean> {
   readonly default?: T;
   /** Turns the text into the value; throws a UsageError naming `flag` when it is not one. */
   readonly parse: (raw: string, flag: string) => T;
+  /**
+   * The flag may be given several times: `parse` returns a list, and the lists of every
+   * occurrence are joined (`--pipeline a --pipeline b`).
+   */
+  readonly repeatable?: boolean;
   /** Type-level only: whether the parsed value is always there. */
   readonly hasDefault?: HasDefault;
 }
@@ -195,6 +200,22 @@ function bytes<D extends number | undefined = undefined>(
 }
 
 /**
+ * Text that may be given several times, every occurrence kept in order (none: `[]`).
+ *
+ * @example flag.strings({ placeholder: 'EXPR', help: 'a pipeline (repeat it)' }) // --pipeline a --pipeline b
+ */
+function strings(options: { help: string; placeholder?: string }): ValueFlag<string[], true> {
+  return {
+    kind: 'value',
+    placeholder: 'S',
+    parse: (raw) => [raw],
+    default: [],
+    repeatable: true,
+    ...options,
+  };
+}
+
+/**
  * A switch (`--use_gpu`); `negatable` also reads `--no-<name>` as false.
  *
  * @example flag.switch({ negatable: true, help: "L2-normalise (default: the folder's)" })
@@ -208,4 +229,4 @@ function onOff<D extends boolean | undefined = undefined>(options: {
 }
 
 /** The flag constructors. */
-export const flag = { string, choice, integer, number, bytes, switch: onOff };
+export const flag = { string, strings, choice, integer, number, bytes, switch: onOff };

@@ -86,7 +86,10 @@ export function parseCommandLine<S extends FlagSpecs>(
     if (raw === undefined || (inline === undefined && raw.startsWith('--')))
       throw new UsageError(`${flagName(key)} needs a value (${flagName(key)} ${spec.placeholder})`);
     if (inline === undefined) i++;
-    values[key] = spec.parse(raw, flagName(key));
+    const value = spec.parse(raw, flagName(key));
+    values[key] = spec.repeatable
+      ? [...(values[key] as unknown[]), ...(value as unknown[])]
+      : value;
   }
   return { flags: values as FlagValues<S>, positionals };
 }

@@ -1,45 +1,33 @@
 /**
- * `irserve eval <config.json> --pipeline P --collection C --queries q.jsonl --qrels q.tsv
- * [--run out.trec] [--concurrency 16]`: runs every judged query through the pipeline of an
- * in-process app and prints nDCG@10, MAP, R@100 and R@1000 (trec_eval definitions).
+ * `irserve eval <config.json> --pipeline P --queries q.jsonl --qrels q.tsv [--collection C]
+ * [--measures ...] [--run out.trec]`: runs every judged query through the pipeline of an
+ * in-process app and prints its measures (trec_eval definitions). The pipeline is checked and
+ * the run's folder created before the first query.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import type { Logger } from 'pino';
-import { createApp } from '../app.js';
-import { loadConfigFile } from '../config/load.js';
-import { parseQrels, parseQueries, formatTrecRun, type Query } from '../eval/files.js';
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { UsageError, type FlagValues } from '../cli-kit/index.js';
+import { formatTrecRun } from '../eval/files.js';
+import { parseMeasures, splitMeasureList, type MeasureSpec } from '../eval/measure-name.js';
 import { evaluate, type Evaluation } from '../eval/metrics.js';
-import { runQueries, type Scores } from '../eval/run-queries.js';
-import { UsageError, type CliIo, type FlagValues } from '../cli-kit/index.js';
-import { createProgress } from '../util/progress.js';
+import { runJudged } from '../experiment/run-pipelines.js';
 import type { CommandRun } from './command-run.js';
 import { createCliLogger } from './logger.js';
 import type { EVAL } from './usage.js';
 
-interface EvalArgs {
-  config: string;
-  pipeline: string;
-  collection: string;
-  queries: string;
-  qrels: string;
-  run: string | undefined;
-  concurrency: number;
+/** A flag the command needs; a UsageError naming it when it is missing. */
+export function required<T>(value: T | undefined, name: string): T {
+  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
+  return value;
 }
 
-/** The arguments of a parsed command line; a UsageError names a missing required flag. */
-function evalArgs(flags: FlagValues<typeof EVAL.flags>, [config]: string[]): EvalArgs {
-  const { pipeline, collection, queries, qrels } = flags;
-  for (const [name, value] of Object.entries({ pipeline, collection, queries, qrels }))
-    if (!value) throw new UsageError(`--${name} is required`);
-  return {
-    config: config!,
-    pipeline: pipeline!,
-    collection: collection!,
-    queries: queries!,
-    qrels: qrels!,
-    run: flags.run,
-    concurrency: flags.concurrency,
-  };
+/** The measures of a `--measures` list; a UsageError naming the one that does not parse. */
+export function measuresOption(text: string): MeasureSpec[] {
+  try {
+    return parseMeasures(splitMeasureList(text));
+  } catch (error) {
+    throw new UsageError(`--measures: ${(error as Error).message}`);
+  }
 }
 
 /** The table printed at the end. */
@@ -47,56 +35,68 @@ export function formatEvaluation(
   pipeline: string,
   evaluation: Evaluation,
   seconds: number,
+  failed = 0,
 ): string {
   const rows = [
     ['pipeline', pipeline],
     ['queries', `${evaluation.queries} (${seconds.toFixed(1)} s)`],
+    ...(failed > 0 ? [['failed', `${failed} (each scored 0)`]] : []),
     ...Object.entries(evaluation.mean).map(([name, value]) => [name, value.toFixed(4)]),
   ];
-  return rows.map(([name, value]) => `${name!.padEnd(10)} ${value}`).join('\n');
+  const width = Math.max(...rows.map(([name]) => name!.length));
+  return rows.map(([name, value]) => `${name!.padEnd(width)}  ${value}`).join('\n');
 }
 
-/** Runs `irserve eval`. */
-export const evalCommand: CommandRun<typeof EVAL.flags> = async ({ flags, positionals, io }) => {
-  const args = evalArgs(flags, positionals);
-  const logger = await createCliLogger({ level: flags.log_level, format: 'auto' });
-  const queries = parseQueries(await readFile(args.queries, 'utf8'), args.queries);
-  const qrels = parseQrels(await readFile(args.qrels, 'utf8'), args.qrels);
-  const judged = queries.filter((query) => qrels.has(query.id));
-  const asked = new Set(judged.map((query) => query.id));
-  const missing = [...qrels.keys()].filter((id) => !asked.has(id)).length;
-  if (missing > 0)
-    logger.warn(`${missing} judged queries are not in ${args.queries}: they score 0`);
-  const started = performance.now();
-  const run = await retrieveAll(args, judged, logger, io);
-  const evaluation = evaluate(run, qrels);
-  io.out(formatEvaluation(args.pipeline, evaluation, (performance.now() - started) / 1000));
-  if (args.run !== undefined) await writeFile(args.run, formatTrecRun(run));
-};
-
-async function retrieveAll(args: EvalArgs, queries: Query[], logger: Logger, io: CliIo) {
-  const { config, configDir } = await loadConfigFile(args.config);
-  const app = await createApp(config, { logger, configDir });
+/**
+ * Creates the run file's folder and the file itself (empty) once the pipeline is checked and
+ * before any query runs, so a run never ends in a path it cannot write; returns the open file.
+ */
+async function openRunFile(path: string): Promise<FileHandle> {
   try {
-    await app.start();
-    const progress = createProgress({
-      label: 'eval',
-      total: queries.length,
-      interactive: io.interactive ?? false,
-      logger,
-      unit: 'queries',
+    await mkdir(dirname(path), { recursive: true });
+    return await open(path, 'w');
+  } catch (error) {
+    throw new Error(`--run ${path}: cannot write it (${(error as Error).message})`, {
+      cause: error,
     });
-    return await runQueries({
-      queries,
-      concurrency: args.concurrency,
-      progress,
-      retrieve: async (query) => {
-        const body = { pipeline: args.pipeline, collection: args.collection, query: query.text };
-        const response = await app.core.pipelines.run(body);
-        return response.scores as Scores;
+  }
+}
+
+/** Runs `irserve eval`; exit code 1 when a query failed (the measures are still printed). */
+export const evalCommand: CommandRun<typeof EVAL.flags> = async ({ flags, positionals, io }) => {
+  const args = evalArgs(flags);
+  const logger = await createCliLogger({ level: flags.log_level, format: 'auto' });
+  let runFile: FileHandle | undefined;
+  try {
+    const { runs, failures, seconds, judged } = await runJudged({
+      config: positionals[0]!,
+      queriesPath: args.queries,
+      qrelsPath: args.qrels,
+      specs: [{ name: args.pipeline, pipeline: args.pipeline }],
+      collection: flags.collection,
+      concurrency: flags.concurrency,
+      maxFailures: flags.max_failures,
+      logger,
+      interactive: io.interactive ?? false,
+      label: 'eval',
+      prepare: async () => {
+        if (flags.run !== undefined) runFile = await openRunFile(flags.run);
       },
     });
+    const evaluation = evaluate(runs[0]!, judged.qrels, args.measures);
+    io.out(formatEvaluation(args.pipeline, evaluation, seconds, failures.length));
+    await runFile?.writeFile(formatTrecRun(runs[0]!));
+    return failures.length > 0 ? 1 : 0;
   } finally {
-    await app.close();
+    await runFile?.close();
   }
+};
+
+function evalArgs(flags: FlagValues<typeof EVAL.flags>) {
+  return {
+    pipeline: required(flags.pipeline, 'pipeline'),
+    queries: required(flags.queries, 'queries'),
+    qrels: required(flags.qrels, 'qrels'),
+    measures: measuresOption(flags.measures),
+  };
 }

@@ -132,43 +132,61 @@ export const MCP = {
   flags: { log_level: commonFlags.logLevel('warn') },
 } satisfies CommandSpec;
 
+/** The flags `irserve eval`, `experiment` and `tune` share. */
+const EVALUATION_FLAGS = {
+  collection: flag.string({
+    placeholder: 'NAME',
+    help: 'collection rerank stages read their documents from (needed only then)',
+  }),
+  queries: flag.string({
+    placeholder: 'FILE',
+    help: 'JSONL: {"id": ..., "text": ...} per line ("_id" and "query" also read; required)',
+  }),
+  qrels: flag.string({
+    placeholder: 'FILE',
+    help: 'TREC qrels (qid 0 docid rel) or BEIR TSV (query-id corpus-id score; required)',
+  }),
+  concurrency: flag.integer({
+    min: 1,
+    max: 1024,
+    default: 16,
+    help: 'queries in flight (default 16)',
+  }),
+};
+
+/** `--max_failures`: how many failed queries a run tolerates (each scores 0). */
+const MAX_FAILURES = flag.integer({
+  default: 50,
+  help: 'stop after more than N failed queries (default 50; a failed query scores 0,\nis reported, and makes the exit code 1)',
+});
+
 export const EVAL = {
   name: 'irserve eval',
   usage: [
-    'irserve eval <config.json> --pipeline "<expr>" --collection <name>',
-    '             --queries <queries.jsonl> --qrels <qrels.tsv> [--run <out.trec>] [--concurrency 16]',
+    'irserve eval <config.json> --pipeline "<expr>" --queries <queries.jsonl> --qrels <qrels.tsv>',
+    '             [--collection <name>] [--measures nDCG@10,AP,R@100,R@1000] [--run <out.trec>]',
   ],
   description:
-    'Runs every judged query through the pipeline (in process, no HTTP) and prints nDCG@10, MAP,\n' +
-    'R@100 and R@1000, computed as trec_eval does (means over the queries of the qrels).',
+    'Runs every judged query through the pipeline (in process, no HTTP) and prints its measures,\n' +
+    'computed as trec_eval does (means over the queries of the qrels). The pipeline, the files and\n' +
+    "the run's folder are checked before the first query. docs/experiments.md.",
   positionals: [CONFIG],
   flags: {
     pipeline: flag.string({
       placeholder: 'EXPR',
-      help: 'pipeline expression, e.g. "{bm25, bm25-title}RRF%50 >> bm25" (required)',
+      help: 'pipeline expression or alias, e.g. "{bm25, bm25-title}RRF%50 >> bm25" (required)',
     }),
-    collection: flag.string({
-      placeholder: 'NAME',
-      help: 'collection the pipeline reads (rerank stages fetch its content; required)',
-    }),
-    queries: flag.string({
-      placeholder: 'FILE',
-      help: 'JSONL: {"id": ..., "text": ...} per line ("_id" and "query" also read; required)',
-    }),
-    qrels: flag.string({
-      placeholder: 'FILE',
-      help: 'TREC qrels (qid 0 docid rel) or BEIR TSV (query-id corpus-id score; required)',
+    ...EVALUATION_FLAGS,
+    measures: flag.string({
+      placeholder: 'LIST',
+      default: 'nDCG@10,AP,R@100,R@1000',
+      help: 'ir_measures names, comma-separated (default nDCG@10,AP,R@100,R@1000)',
     }),
     run: flag.string({
       placeholder: 'FILE',
-      help: 'also write the run in TREC format (qid Q0 docid rank score irserve)',
+      help: 'also write the run in TREC format (qid Q0 docid rank score irserve); its\nfolder is created',
     }),
-    concurrency: flag.integer({
-      min: 1,
-      max: 1024,
-      default: 16,
-      help: 'queries in flight (default 16)',
-    }),
+    max_failures: MAX_FAILURES,
     log_level: commonFlags.logLevel('warn'),
   },
 } satisfies CommandSpec;

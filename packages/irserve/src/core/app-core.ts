@@ -8,12 +8,25 @@ import type { ServiceLookup } from '../registry/types.js';
 import type { Abortable } from '../util/abort-scope.js';
 
 /** Runs `/pipeline` requests; built by the pipeline module. */
+/** What `PipelineRunner.check` found: the canonical plan and the service answering last. */
+export interface PipelineCheck {
+  plan: string;
+  service: string;
+}
+
 export interface PipelineRunner {
   /** Validates, plans and runs one request body; returns the response envelope. */
   run(
     body: unknown,
     options?: { requestId?: string; signal?: Abortable },
   ): Promise<Record<string, unknown>>;
+  /**
+   * Checks a request body as `run` would before running anything (schema, syntax, plan, every
+   * service for its role, the collection and views rerank stages need, runtime_kwargs labels);
+   * throws the error `run` would throw. For tools that run many queries: they fail before the
+   * first one, not at it.
+   */
+  check(body: unknown): Promise<PipelineCheck>;
   /** Named sub-pipelines from the config, as `/avail` lists them. */
   aliases(): Record<string, string>;
   /**

@@ -194,3 +194,26 @@ export function parseMeasures(names: readonly string[]): MeasureSpec[] {
   }
   return specs;
 }
+
+/**
+ * Measure names from one piece of text: separated by commas or spaces outside parentheses and
+ * braces (so `nDCG(gains={0:0,1:1})@10,AP` is two names).
+ *
+ * @example splitMeasureList('nDCG@10, AP P(rel=2)@5') // ['nDCG@10', 'AP', 'P(rel=2)@5']
+ */
+export function splitMeasureList(text: string): string[] {
+  const names: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const char of text) {
+    if (char === '(' || char === '{') depth++;
+    if (char === ')' || char === '}') depth--;
+    if (depth === 0 && (char === ',' || /\s/.test(char))) {
+      if (current) names.push(current);
+      current = '';
+    } else current += char;
+  }
+  if (current) names.push(current);
+  if (names.length === 0) throw new Error('no measure named');
+  return names;
+}

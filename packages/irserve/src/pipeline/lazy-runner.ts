@@ -28,6 +28,7 @@ export async function createPipelines(deps: PipelineRunnerDeps): Promise<Pipelin
         ? loaded.rerank(pipeline, query, passages, options)
         : runner.get().then((r) => r.rerank(pipeline, query, passages, options));
     },
+    check: async (body) => (await runner.get()).check(body),
     aliases: () => ({}),
   };
 }

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { CacheStore } from '../cache/cache-store.js';
 import type { CacheEntry } from '../cache/cached.js';
 import type { CollectionCatalog, ContentService } from '../collections/types.js';
-import type { PipelineRunner } from '../core/app-core.js';
+import type { PipelineCheck, PipelineRunner } from '../core/app-core.js';
 import { parseRequest } from '../core/validate.js';
 import { ROLES } from '../engines/contract.js';
 import type { CallOptions, ServiceLookup } from '../registry/types.js';
@@ -109,6 +109,13 @@ class Pipelines implements PipelineRunner {
     const context = { fetcher, options: sharingDeadlines(options), trace: undefined };
     const flow = await runSeq(bound.root, query, input, context);
     return flow.scores;
+  }
+
+  async check(body: unknown): Promise<PipelineCheck> {
+    const request = plainPipelineRequest(body) ?? parseRequest(pipelineRequestSchema, body);
+    const plan = this.#plans.get(request.pipeline);
+    const bound = this.#boundPlans.bind(plan, request);
+    return { plan: plan.canonical, service: bound.service };
   }
 
   aliases(): Record<string, string> {

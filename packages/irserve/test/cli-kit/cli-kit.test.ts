@@ -96,6 +96,14 @@ describe('parseCommandLine', () => {
     expect(() => parseCommandLine(FLAGS, argv)).toThrow(message);
   });
 
+  it('keeps every occurrence of a repeatable flag, in order', () => {
+    const specs = { pipeline: flag.strings({ placeholder: 'EXPR', help: 'a pipeline' }) };
+    expect(parseCommandLine(specs, []).flags.pipeline).toEqual([]);
+    const parsed = parseCommandLine(specs, ['--pipeline', 'a=x', 'c.json', '--pipeline=b']);
+    expect(parsed.flags.pipeline).toEqual(['a=x', 'b']);
+    expect(parsed.positionals).toEqual(['c.json']);
+  });
+
   it('reads sizes in both kinds of units', () => {
     const size = (raw: string) =>
       parseCommandLine(FLAGS, ['--memory_budget', raw]).flags.memory_budget;
