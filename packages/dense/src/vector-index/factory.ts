@@ -3,29 +3,37 @@
  * a string copied from a faiss script means the same index here.
  */
 
+import type { RowStorage } from './row-codec.js';
+
 export type HnswQuantization = 'f32' | 'f16' | 'i8';
 
 export type FactorySpec =
-  | { kind: 'flat'; factory: string }
+  | { kind: 'flat'; factory: string; storage: RowStorage }
   | { kind: 'hnsw'; factory: string; m: number; quantization: HnswQuantization }
-  | { kind: 'ivf-flat'; factory: string; nlist: number }
+  | { kind: 'ivf-flat'; factory: string; nlist: number; storage: RowStorage }
   | { kind: 'ivf-pq'; factory: string; nlist: number; pqM: number; pqBits: 8 };
 
 /** The forms `parseFactory` accepts, quoted in its error message. */
 export const SUPPORTED_FACTORIES: readonly string[] = [
   'Flat',
   'IDMap,Flat',
+  'SQfp16',
+  'SQ8',
   'HNSW<M>',
   'HNSW<M>,Flat',
   'HNSW<M>,SQ8',
   'HNSW<M>,SQfp16',
   'IVF<nlist>,Flat',
+  'IVF<nlist>,SQfp16',
+  'IVF<nlist>,SQ8',
   'IVF<nlist>,PQ<m>',
   'IVF<nlist>,PQ<m>x8',
 ];
 
 const HNSW = /^HNSW([0-9]+)(?:,(Flat|SQ8|SQfp16))?$/;
-const IVF = /^IVF([0-9]+),(?:(Flat)|PQ([0-9]+)(?:x(8))?)$/;
+const IVF = /^IVF([0-9]+),(?:(Flat|SQfp16|SQ8)|PQ([0-9]+)(?:x(8))?)$/;
+/** The storage a factory's scalar-quantizer part names. */
+const STORAGE: Record<string, RowStorage> = { Flat: 'f32', SQfp16: 'f16', SQ8: 'sq8' };
 
 /**
  * Parses a factory string.
@@ -35,7 +43,10 @@ const IVF = /^IVF([0-9]+),(?:(Flat)|PQ([0-9]+)(?:x(8))?)$/;
  */
 export function parseFactory(s: string): FactorySpec {
   const factory = s.trim();
-  if (factory === 'Flat' || factory === 'IDMap,Flat') return { kind: 'flat', factory };
+  if (factory === 'Flat' || factory === 'IDMap,Flat')
+    return { kind: 'flat', factory, storage: 'f32' };
+  if (factory === 'SQfp16' || factory === 'SQ8')
+    return { kind: 'flat', factory, storage: STORAGE[factory]! };
   const hnsw = HNSW.exec(factory);
   if (hnsw) {
     const m = checkInt(Number(hnsw[1]), 2, 512, 'HNSW M', s);
@@ -45,7 +56,8 @@ export function parseFactory(s: string): FactorySpec {
   const ivf = IVF.exec(factory);
   if (ivf) {
     const nlist = checkInt(Number(ivf[1]), 1, 1 << 24, 'IVF nlist', s);
-    if (ivf[2] === 'Flat') return { kind: 'ivf-flat', factory, nlist };
+    if (ivf[2] !== undefined)
+      return { kind: 'ivf-flat', factory, nlist, storage: STORAGE[ivf[2]]! };
     const pqM = checkInt(Number(ivf[3]), 1, 4096, 'PQ m', s);
     return { kind: 'ivf-pq', factory, nlist, pqM, pqBits: 8 };
   }

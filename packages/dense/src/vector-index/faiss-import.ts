@@ -1,6 +1,8 @@
 import type { FaissIndexData } from '../formats/index.js';
 import { FlatIndex } from './flat.js';
 import { IvfIndex } from './ivf.js';
+import { rowCodec } from './row-codec.js';
+import { MemoryRows } from './row-store.js';
 import type { VectorIndex } from './types.js';
 
 /**
@@ -47,6 +49,7 @@ function ivfFromFaiss(data: Extract<FaissIndexData, { kind: 'ivf-flat' }>) {
     throw new Error(`FAISS IVF lists hold ${slot} vectors, the header says ${count}`);
   const factory = `IVF${nlist},Flat`;
   const nprobe = Math.max(1, data.nprobe);
-  const ivf = { dim, metric: data.metric, nlist, centroids: data.centroids, offsets, ids, vectors };
-  return new IvfIndex({ ...ivf, factory, nprobe });
+  const rows = MemoryRows.of(new Uint8Array(vectors.buffer), dim * 4);
+  const ivf = { dim, metric: data.metric, nlist, centroids: data.centroids, offsets, ids };
+  return new IvfIndex({ ...ivf, rows, codec: rowCodec('f32', dim), factory, nprobe });
 }

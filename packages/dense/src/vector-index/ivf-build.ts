@@ -1,66 +1,51 @@
-import { IvfIndex, type IvfData } from './ivf.js';
+import { IvfIndex, storesResiduals, type IvfData } from './ivf.js';
 import { assign, kmeans } from './kmeans.js';
 import { encodePq, trainPq, type ProductQuantizer } from './pq.js';
 import { gatherRows, samplePositions, seededRandom } from './random.js';
+import { rowCodec, type RowCodec } from './row-codec.js';
+import { MemoryRows } from './row-store.js';
+import { trainSq8Ranges } from './scalar-quantizer.js';
 import type { FactorySpec } from './factory.js';
 import type { Metric } from './types.js';
-import type { TrainOptions } from './train-options.js';
+import type { PretrainedIvf, TrainOptions } from './train-options.js';
+
+type IvfSpec = Extract<FactorySpec, { kind: 'ivf-flat' | 'ivf-pq' }>;
+
+/** What an IVF stores per entry: a vector in a row codec, or a PQ code. */
+export type IvfEncoding =
+  { codec: RowCodec; pq?: undefined } | { pq: ProductQuantizer; codec?: undefined };
 
 /** faiss's cap on k-means training points per centroid (it subsamples above it, too). */
 const MAX_POINTS_PER_CENTROID = 256;
 /** Vectors assigned and encoded per step, so progress moves and peak memory stays bounded. */
-const ADD_CHUNK = 16_384;
+export const ADD_CHUNK = 16_384;
 
-/** Trains the coarse quantizer (and PQ) on a seeded sample, then adds every vector. */
+/** Trains the coarse quantizer (and PQ or SQ8) on a seeded sample, then adds every vector. */
 export function buildIvf(
-  spec: Extract<FactorySpec, { kind: 'ivf-flat' | 'ivf-pq' }>,
+  spec: IvfSpec,
   vectors: Float32Array,
   dim: number,
   metric: Metric,
   options: TrainOptions,
 ): IvfIndex {
-  if (options.trained)
-    return new IvfIndex(
-      addAll(vectors, dim, metric, options.trained.centroids, spec, options.trained.pq, options),
-    );
-  const { seed = 1234, threads = 0, kmeansIterations = 25 } = options;
-  const sample = trainingSample(spec, vectors, dim, options);
-  const wanted = sample.length / dim;
-  const total = kmeansIterations * (spec.kind === 'ivf-pq' ? 1 + spec.pqM : 1);
-  const centroids = kmeans(sample, dim, spec.nlist, {
-    iterations: kmeansIterations,
-    seed,
-    metric,
-    threads,
-    onIteration: (done) => options.progress?.('train', done, total),
-  });
-  let pq: ProductQuantizer | undefined;
-  if (spec.kind === 'ivf-pq') {
-    const pqSample = sample.subarray(0, Math.min(wanted, PQ_MAX_TRAIN) * dim);
-    pq = trainPq(residuals(pqSample, centroids, dim, metric, threads), dim, spec.pqM, {
-      seed: seed + 1,
-      iterations: kmeansIterations,
-      threads,
-      onSubspace: (j) => options.progress?.('train', kmeansIterations * (1 + j), total),
-    });
-  }
-  return new IvfIndex(addAll(vectors, dim, metric, centroids, spec, pq, options));
+  const n = vectors.length / dim;
+  const needsSample = !options.trained || (spec.kind === 'ivf-flat' && spec.storage === 'sq8');
+  const sample = needsSample
+    ? gatherRows(vectors, dim, trainingPositions(spec, n, options))
+    : new Float32Array(0);
+  const trained = options.trained ?? trainIvf(spec, sample, dim, metric, options);
+  const encoding = ivfEncoding(spec, trained, sample, dim, metric, options.threads ?? 0);
+  return new IvfIndex(addAll(vectors, dim, metric, trained.centroids, spec, encoding, options));
 }
 
 /** faiss's PQ trains on at most 256 points per code centroid: 65536. */
 export const PQ_MAX_TRAIN = 65_536;
 
 /**
- * The seeded sample that trains the coarse quantizer: `samplingRate` of the vectors, at most
- * 256 per centroid (as faiss).
+ * The positions of the seeded sample that trains the coarse quantizer (and PQ or SQ8):
+ * `samplingRate` of the `n` vectors, at most 256 per centroid (as faiss).
  */
-export function trainingSample(
-  spec: Extract<FactorySpec, { kind: 'ivf-flat' | 'ivf-pq' }>,
-  vectors: Float32Array,
-  dim: number,
-  options: TrainOptions,
-): Float32Array {
-  const n = vectors.length / dim;
+export function trainingPositions(spec: IvfSpec, n: number, options: TrainOptions): Int32Array {
   const wanted = Math.min(
     Math.round(n * (options.samplingRate ?? 1)),
     spec.nlist * MAX_POINTS_PER_CENTROID,
@@ -71,7 +56,70 @@ export function trainingSample(
         `of ${n} (raise --sampling_rate or lower nlist)`,
     );
   }
-  return gatherRows(vectors, dim, samplePositions(n, wanted, seededRandom(options.seed ?? 1234)));
+  return samplePositions(n, wanted, seededRandom(options.seed ?? 1234));
+}
+
+/** The seeded training sample of `vectors` (see {@link trainingPositions}). */
+export function trainingSample(
+  spec: IvfSpec,
+  vectors: Float32Array,
+  dim: number,
+  options: TrainOptions,
+): Float32Array {
+  return gatherRows(vectors, dim, trainingPositions(spec, vectors.length / dim, options));
+}
+
+/** k-means centroids on `sample`, then the PQ codebooks on the residuals of its first 65,536. */
+export function trainIvf(
+  spec: IvfSpec,
+  sample: Float32Array,
+  dim: number,
+  metric: Metric,
+  options: TrainOptions,
+): PretrainedIvf {
+  const { seed = 1234, threads = 0, kmeansIterations = 25 } = options;
+  const total = kmeansIterations * (spec.kind === 'ivf-pq' ? 1 + spec.pqM : 1);
+  const centroids = kmeans(sample, dim, spec.nlist, {
+    iterations: kmeansIterations,
+    seed,
+    metric,
+    threads,
+    onIteration: (done) => options.progress?.('train', done, total),
+  });
+  if (spec.kind !== 'ivf-pq') return { centroids };
+  const pqSample = sample.subarray(0, Math.min(sample.length / dim, PQ_MAX_TRAIN) * dim);
+  const pq = trainPq(residuals(pqSample, centroids, dim, metric, threads), dim, spec.pqM, {
+    seed: seed + 1,
+    iterations: kmeansIterations,
+    threads,
+    onSubspace: (j) => options.progress?.('train', kmeansIterations * (1 + j), total),
+  });
+  return { centroids, pq };
+}
+
+/** The entries' encoding: PQ as trained, or a row codec (SQ8 ranges from the sample's residuals). */
+export function ivfEncoding(
+  spec: IvfSpec,
+  trained: PretrainedIvf,
+  sample: Float32Array,
+  dim: number,
+  metric: Metric,
+  threads: number,
+): IvfEncoding {
+  if (spec.kind === 'ivf-pq') {
+    if (!trained.pq) throw new Error(`${spec.factory}: the trained quantizer has no PQ codebooks`);
+    return { pq: trained.pq };
+  }
+  const ranges =
+    spec.storage === 'sq8'
+      ? trainSq8Ranges(residuals(sample, trained.centroids, dim, metric, threads), dim)
+      : undefined;
+  return { codec: rowCodec(spec.storage, dim, ranges) };
+}
+
+/** Bytes each entry takes. */
+export function entryBytes(encoding: IvfEncoding): number {
+  return encoding.pq ? encoding.pq.m : encoding.codec.rowBytes;
 }
 
 /** Each row minus its nearest centroid (faiss's IVFPQ encodes residuals). */
@@ -91,43 +139,68 @@ export function residuals(
   return out;
 }
 
+/** Encodes `chunk`'s vectors, assigned to `labels`, into entries (`entryBytes` each, in order). */
+export function encodeEntries(
+  chunk: Float32Array,
+  labels: Int32Array,
+  centroids: Float32Array,
+  dim: number,
+  metric: Metric,
+  encoding: IvfEncoding,
+  threads: number,
+): Uint8Array {
+  const byResidual = storesResiduals(encoding);
+  const input = byResidual ? residuals(chunk, centroids, dim, metric, threads, labels) : chunk;
+  if (encoding.pq) return encodePq(encoding.pq, input, threads);
+  const out = new Uint8Array((chunk.length / dim) * encoding.codec.rowBytes);
+  encoding.codec.encode(input, out, 0);
+  return out;
+}
+
+/** List offsets from each entry's list (a counting sort's prefix sums). */
+export function listOffsets(labels: Int32Array, nlist: number): Int32Array {
+  const offsets = new Int32Array(nlist + 1);
+  for (let i = 0; i < labels.length; i++) offsets[labels[i]! + 1]!++;
+  for (let l = 0; l < nlist; l++) offsets[l + 1]! += offsets[l]!;
+  return offsets;
+}
+
 function addAll(
   vectors: Float32Array,
   dim: number,
   metric: Metric,
   centroids: Float32Array,
-  spec: Extract<FactorySpec, { kind: 'ivf-flat' | 'ivf-pq' }>,
-  pq: ProductQuantizer | undefined,
+  spec: IvfSpec,
+  encoding: IvfEncoding,
   options: TrainOptions,
 ): IvfData {
   const n = vectors.length / dim;
   const { threads = 0 } = options;
+  // Assigning is half the work, encoding the other half: progress counts both.
   const labels = new Int32Array(n);
-  const m = pq?.m ?? 0;
-  const allCodes = pq ? new Uint8Array(n * m) : undefined;
   for (let start = 0; start < n; start += ADD_CHUNK) {
     const chunk = vectors.subarray(start * dim, Math.min(n, start + ADD_CHUNK) * dim);
-    const chunkLabels = assign(centroids, chunk, dim, metric, threads);
-    labels.set(chunkLabels, start);
-    if (pq && allCodes) {
-      const res = residuals(chunk, centroids, dim, metric, threads, chunkLabels);
-      allCodes.set(encodePq(pq, res, threads), start * m);
-    }
-    options.progress?.('add', Math.min(n, start + ADD_CHUNK), n);
+    labels.set(assign(centroids, chunk, dim, metric, threads), start);
+    options.progress?.('add', Math.min(n, start + ADD_CHUNK), 2 * n);
   }
-  const offsets = new Int32Array(spec.nlist + 1);
-  for (let i = 0; i < n; i++) offsets[labels[i]! + 1]!++;
-  for (let l = 0; l < spec.nlist; l++) offsets[l + 1]! += offsets[l]!;
+  const offsets = listOffsets(labels, spec.nlist);
   const fill = offsets.slice(0, spec.nlist);
   const ids = new Int32Array(n);
-  const flat = pq ? undefined : new Float32Array(n * dim);
-  const codes = allCodes ? new Uint8Array(n * m) : undefined;
-  for (let i = 0; i < n; i++) {
-    const slot = fill[labels[i]!]!++;
-    ids[slot] = i;
-    flat?.set(vectors.subarray(i * dim, (i + 1) * dim), slot * dim);
-    codes?.set(allCodes!.subarray(i * m, (i + 1) * m), slot * m);
+  const bytes = entryBytes(encoding);
+  const rows = MemoryRows.allocate(n, bytes);
+  for (let start = 0; start < n; start += ADD_CHUNK) {
+    const end = Math.min(n, start + ADD_CHUNK);
+    const chunk = vectors.subarray(start * dim, end * dim);
+    const chunkLabels = labels.subarray(start, end);
+    const encoded = encodeEntries(chunk, chunkLabels, centroids, dim, metric, encoding, threads);
+    for (let i = 0; i < end - start; i++) {
+      const slot = fill[chunkLabels[i]!]!++;
+      ids[slot] = start + i;
+      const { segment, byteOffset } = rows.locate(slot);
+      segment.set(encoded.subarray(i * bytes, (i + 1) * bytes), byteOffset);
+    }
+    options.progress?.('add', n + end, 2 * n);
   }
   const base = { dim, metric, nlist: spec.nlist, centroids, offsets, ids, factory: spec.factory };
-  return { ...base, nprobe: options.nprobe ?? 1, ...(pq ? { pq, codes } : { vectors: flat }) };
+  return { ...base, nprobe: options.nprobe ?? 1, rows, ...encoding };
 }

@@ -1,12 +1,15 @@
 import { FlatIndex } from './flat.js';
-import { dot, similarity } from './kernels.js';
+import { dot } from './kernels.js';
 import { adcTable, decodePq, PQ_KSUB, type ProductQuantizer } from './pq.js';
 import { AdcKernel } from './simd/adc-kernel.js';
+import type { RowCodec } from './row-codec.js';
+import type { RowStore } from './row-store.js';
 import { TopK } from './top-k.js';
 import {
   checkQueries,
   emptyResult,
   type Metric,
+  type RowScorer,
   type SearchResult,
   type VectorIndex,
 } from './types.js';
@@ -22,17 +25,34 @@ export interface IvfData {
   offsets: Int32Array;
   /** Vector position of each entry, in list order. */
   ids: Int32Array;
-  /** IVF-Flat: `count * dim` floats in list order. */
-  vectors?: Float32Array;
-  /** IVF-PQ: residual codes, `count * m` bytes in list order, and their quantizer. */
+  /** Each entry's stored row, in list order: a vector in `codec`'s storage, or a PQ code. */
+  rows: RowStore;
+  /** IVF-Flat (`f32`, raw vectors) and IVF-SQ (`f16`, `sq8`: residuals to the list's centroid). */
+  codec?: RowCodec;
+  /** IVF-PQ: rows are `pq.m`-byte codes of residuals. */
   pq?: ProductQuantizer;
-  codes?: Uint8Array;
   factory: string;
   /** Lists scanned per query unless a search says otherwise (faiss: 1). */
   nprobe: number;
 }
 
-/** IVF-Flat and IVF-PQ search: coarse lists by exact search over the centroids, list scans in JS. */
+/**
+ * Whether entries are stored as residuals to their list's centroid: PQ and the scalar
+ * quantizers are (as faiss's IVFPQ and IVFSQ, `by_residual`), float32 vectors are not.
+ */
+export function storesResiduals(data: Pick<IvfData, 'codec' | 'pq'>): boolean {
+  return data.pq !== undefined || data.codec?.storage !== 'f32';
+}
+
+/** One query's scan state: its best entries, and the lookup table or scorer of its lists. */
+interface QueryScan {
+  q: Float32Array;
+  qo: number;
+  top: TopK;
+  scores: Float32Array;
+}
+
+/** IVF-Flat, IVF-SQ and IVF-PQ search: coarse lists by exact search over the centroids, then list scans. */
 export class IvfIndex implements VectorIndex {
   readonly dim: number;
   readonly metric: Metric;
@@ -43,13 +63,22 @@ export class IvfIndex implements VectorIndex {
   readonly #coarse: FlatIndex;
   /** IVF-PQ list scans in WebAssembly; null when codes are not a multiple of 4 bytes. */
   readonly #adc: AdcKernel | null;
+  readonly #residuals: boolean;
+  readonly #longest: number;
   #slots: Int32Array | undefined;
 
   constructor(data: IvfData) {
-    if (!data.vectors === !data.codes) throw new Error('an IVF index holds vectors or PQ codes');
+    if (!data.codec === !data.pq) throw new Error('an IVF index holds vectors or PQ codes');
+    const rowBytes = data.pq ? data.pq.m : data.codec!.rowBytes;
+    if (data.rows.rowBytes !== rowBytes || data.rows.count !== data.ids.length)
+      throw new RangeError(
+        `IVF rows: ${data.rows.count} of ${data.rows.rowBytes} bytes for ${data.ids.length} entries of ${rowBytes}`,
+      );
     this.data = data;
     this.#coarse = new FlatIndex(data.centroids, data.dim, data.metric, { threads: 1 });
-    this.#adc = data.pq && data.pq.m % 4 === 0 ? new AdcKernel(data.pq.m, longestList(data)) : null;
+    this.#longest = longestList(data);
+    this.#adc = data.pq && data.pq.m % 4 === 0 ? new AdcKernel(data.pq.m, this.#longest) : null;
+    this.#residuals = storesResiduals(data);
     this.dim = data.dim;
     this.metric = data.metric;
     this.count = data.ids.length;
@@ -66,28 +95,61 @@ export class IvfIndex implements VectorIndex {
     const result = emptyResult(n, k);
     if (n === 0 || this.count === 0) return result;
     const coarse = this.#coarse.search(queries, nprobe).labels;
-    const top = new TopK(k);
-    const scratch = new Float32Array(this.data.pq ? this.data.pq.m * PQ_KSUB : 0);
+    const scan: QueryScan = {
+      q: queries,
+      qo: 0,
+      top: new TopK(k),
+      scores: new Float32Array(this.#longest),
+    };
+    const table = new Float32Array(this.data.pq ? this.data.pq.m * PQ_KSUB : 0);
     const residual = new Float32Array(dim);
     for (let q = 0; q < n; q++) {
+      scan.qo = q * dim;
+      let scorer: RowScorer | undefined;
       for (let p = 0; p < nprobe; p++) {
         const list = coarse[q * nprobe + p]!;
-        if (this.data.vectors) this.#scanFlat(queries, q * dim, list, top);
-        else this.#scanPq(queries, q * dim, list, top, scratch, residual, p === 0);
+        if (this.data.pq) this.#scanPq(scan, list, table, residual, p === 0);
+        else scorer = this.#scanRows(scan, list, residual, scorer);
       }
-      top.drainInto(result.labels, result.scores, q * k);
+      scan.top.drainInto(result.labels, result.scores, q * k);
     }
     return result;
   }
 
-  #scanFlat(queries: Float32Array, qo: number, list: number, top: TopK): void {
-    const { offsets, ids, dim, metric } = this.data;
-    const vectors = this.data.vectors!;
-    const end = offsets[list + 1]!;
-    for (let e = offsets[list]!; e < end; e++) {
-      const s = similarity(metric, queries, qo, vectors, e * dim, dim);
-      if (s > top.threshold) top.push(s, ids[e]!);
+  /**
+   * Scans one list of vectors. Raw vectors, or residuals under ip (q.(c + r) = q.c + q.r),
+   * keep one scorer per query (returned for the next list); residuals under l2 score q - c.
+   */
+  #scanRows(
+    scan: QueryScan,
+    list: number,
+    residual: Float32Array,
+    scorer: RowScorer | undefined,
+  ): RowScorer {
+    const { dim, metric, centroids, offsets, ids } = this.data;
+    const codec = this.data.codec!;
+    let base = 0;
+    if (this.#residuals && metric === 'l2') {
+      for (let j = 0; j < dim; j++) residual[j] = scan.q[scan.qo + j]! - centroids[list * dim + j]!;
+      scorer = codec.scorer(residual, 0, 'l2');
+    } else {
+      scorer ??= codec.scorer(scan.q, scan.qo, metric);
+      if (this.#residuals) base = dot(scan.q, scan.qo, centroids, list * dim, dim);
     }
+    const first = offsets[list]!;
+    const { top, scores } = scan;
+    this.data.rows.scan(first, offsets[list + 1]! - first, (bytes, byteOffset, row, count) => {
+      scorer(bytes, byteOffset, count, scores);
+      let threshold = top.threshold;
+      for (let i = 0; i < count; i++) {
+        const score = base + scores[i]!;
+        if (score > threshold) {
+          top.push(score, ids[row + i]!);
+          threshold = top.threshold;
+        }
+      }
+    });
+    return scorer;
   }
 
   /**
@@ -95,53 +157,58 @@ export class IvfIndex implements VectorIndex {
    * is built once per query); for l2 the table is for q - c and is rebuilt per list.
    */
   #scanPq(
-    queries: Float32Array,
-    qo: number,
+    scan: QueryScan,
     list: number,
-    top: TopK,
     table: Float32Array,
     residual: Float32Array,
     firstList: boolean,
   ): void {
     const { offsets, ids, dim, metric, centroids } = this.data;
     const pq = this.data.pq!;
-    const codes = this.data.codes!;
-    const m = pq.m;
+    const { q, qo, top } = scan;
     let base = 0;
     if (metric === 'ip') {
-      if (firstList) adcTable(pq, 'ip', queries, qo, table);
-      base = dot(queries, qo, centroids, list * dim, dim);
+      if (firstList) adcTable(pq, 'ip', q, qo, table);
+      base = dot(q, qo, centroids, list * dim, dim);
     } else {
-      for (let j = 0; j < dim; j++) residual[j] = queries[qo + j]! - centroids[list * dim + j]!;
+      for (let j = 0; j < dim; j++) residual[j] = q[qo + j]! - centroids[list * dim + j]!;
       adcTable(pq, 'l2', residual, 0, table);
     }
     const sign = metric === 'ip' ? 1 : -1;
-    const first = offsets[list]!;
-    const count = offsets[list + 1]! - first;
     if (this.#adc && (metric === 'l2' || firstList)) this.#adc.setTable(table);
-    const sums = this.#adc?.scan(codes, first, count);
-    let threshold = top.threshold;
-    for (let i = 0; i < count; i++) {
-      const e = first + i;
-      const score = base + sign * (sums ? sums[i]! : adcSum(table, codes, e * m, m));
-      if (score > threshold) {
-        top.push(score, ids[e]!);
-        threshold = top.threshold;
+    const first = offsets[list]!;
+    const m = pq.m;
+    this.data.rows.scan(first, offsets[list + 1]! - first, (codes, byteOffset, row, count) => {
+      const sums = this.#adc?.scan(codes, byteOffset, count);
+      let threshold = top.threshold;
+      for (let i = 0; i < count; i++) {
+        const sum = sums ? sums[i]! : adcSum(table, codes, byteOffset + i * m, m);
+        const score = base + sign * sum;
+        if (score > threshold) {
+          top.push(score, ids[row + i]!);
+          threshold = top.threshold;
+        }
       }
-    }
+    });
   }
 
-  /** The stored vector (IVF-Flat) or its reconstruction, centroid plus decoded residual (PQ). */
+  /** The stored vector (IVF-Flat), or its reconstruction: centroid plus decoded residual. */
   vector(position: number): Float32Array {
     if (!Number.isInteger(position) || position < 0 || position >= this.count) {
       throw new RangeError(`position ${position} is outside 0..${this.count - 1}`);
     }
     const slot = this.#slotOf(position);
-    const { dim } = this.data;
-    if (this.data.vectors) return this.data.vectors.subarray(slot * dim, (slot + 1) * dim);
-    const out = decodePq(this.data.pq!, this.data.codes!, slot);
+    const { dim, centroids } = this.data;
+    const stored = this.data.rows.row(slot);
+    let out: Float32Array;
+    if (this.data.pq) out = decodePq(this.data.pq, stored, 0);
+    else {
+      out = new Float32Array(dim);
+      this.data.codec!.decode(stored, 0, out, 0);
+    }
+    if (!this.#residuals) return out;
     const list = this.#listOf(slot);
-    for (let j = 0; j < dim; j++) out[j]! += this.data.centroids[list * dim + j]!;
+    for (let j = 0; j < dim; j++) out[j]! += centroids[list * dim + j]!;
     return out;
   }
 

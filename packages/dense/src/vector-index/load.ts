@@ -1,12 +1,19 @@
-import { readFile, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FlatIndex } from './flat.js';
 import { createUsearchIndex, HnswIndex, type HnswParams } from './hnsw.js';
 import { IvfIndex } from './ivf.js';
 import { combinedChecksum, IDS_FILE, sha256, sha256File, type Manifest } from './manifest.js';
 import { PQ_KSUB } from './pq.js';
-import { FILES } from './storage.js';
+import { rowCodec, type RowCodec } from './row-codec.js';
+import { MemoryRows } from './row-store.js';
+import { ScanFlatIndex } from './scan-flat.js';
+import { FILES, flatVectorsFile, listVectorsFile } from './storage.js';
 import type { VectorIndex } from './types.js';
+
+/** Float32 Flat indexes up to this size use the shared-memory kernel (read as one array). */
+const KERNEL_FLAT_BYTES = 2 ** 31 - 1;
 
 export interface LoadOptions {
   /** Threads for usearch search (0: all cores). */
@@ -65,6 +72,31 @@ class DataFiles {
     return new Int32Array(b.buffer, b.byteOffset, ints);
   }
 
+  /** Reads a rows file segment by segment (it may be larger than one array can be). */
+  async rows(name: string, count: number, rowBytes: number): Promise<MemoryRows> {
+    const path = await this.#check(name, count * rowBytes);
+    const rows = MemoryRows.allocate(count, rowBytes);
+    const hash = createHash('sha256');
+    const handle = await open(path, 'r');
+    try {
+      let position = 0;
+      for (const segment of rows.segments) {
+        for (let at = 0; at < segment.byteLength;) {
+          const { bytesRead } = await handle.read(segment, at, segment.byteLength - at, position);
+          if (bytesRead === 0) throw new Error(`${this.dir}: ${name} ended early (truncated?)`);
+          at += bytesRead;
+          position += bytesRead;
+        }
+        if (this.verify) hash.update(segment);
+      }
+    } finally {
+      await handle.close();
+    }
+    if (this.verify && hash.digest('hex') !== this.manifest.files[name]!.sha256)
+      throw this.#mismatch(name);
+    return rows;
+  }
+
   async path(name: string): Promise<string> {
     const path = await this.#check(name, undefined);
     if (this.verify && (await sha256File(path)) !== this.manifest.files[name]!.sha256) {
@@ -110,11 +142,16 @@ async function loadData(files: DataFiles, threads: number): Promise<VectorIndex>
   const { manifest: m, dir } = files;
   const { dim, count, metric, factory } = m;
   switch (m.kind) {
-    case 'flat':
-      return new FlatIndex(await files.f32(FILES.flatVectors, count * dim), dim, metric, {
-        threads,
-        factory,
-      });
+    case 'flat': {
+      const codec = await readCodec(files);
+      if (codec.storage === 'f32' && count * dim * 4 <= KERNEL_FLAT_BYTES)
+        return new FlatIndex(await files.f32(FILES.flatVectors, count * dim), dim, metric, {
+          threads,
+          factory,
+        });
+      const rows = await files.rows(flatVectorsFile(codec.storage), count, codec.rowBytes);
+      return new ScanFlatIndex(codec, rows, metric, factory);
+    }
     case 'hnsw': {
       const quantization = m.params['quantization'];
       if (quantization !== 'f32' && quantization !== 'f16' && quantization !== 'i8') {
@@ -146,11 +183,24 @@ async function loadIvf(files: DataFiles) {
     offsets: await files.i32(FILES.offsets, nlist + 1),
     ids: await files.i32(FILES.listIds, count),
   };
-  if (m.kind === 'ivf-flat')
-    return { ...base, vectors: await files.f32(FILES.listVectors, count * dim) };
+  if (m.kind === 'ivf-flat') {
+    const codec = await readCodec(files);
+    const rows = await files.rows(listVectorsFile(codec.storage), count, codec.rowBytes);
+    return { ...base, codec, rows };
+  }
   const pqM = num(m, 'pqM', dir);
   const dsub = dim / pqM;
-  const codes = await files.bytes(FILES.listCodes, count * pqM);
+  const rows = await files.rows(FILES.listCodes, count, pqM);
   const codebooks = await files.f32(FILES.pqCodebooks, pqM * PQ_KSUB * dsub);
-  return { ...base, codes, pq: { m: pqM, dsub, codebooks } };
+  return { ...base, rows, pq: { m: pqM, dsub, codebooks } };
+}
+
+/** The storage of a flat or IVF-Flat index (`params.storage`; float32 when absent), with its codec. */
+async function readCodec(files: DataFiles): Promise<RowCodec> {
+  const { manifest: m, dir } = files;
+  const storage = m.params['storage'] ?? 'f32';
+  if (storage !== 'f32' && storage !== 'f16' && storage !== 'sq8')
+    throw new Error(`${dir}: manifest.json params.storage is not f32, f16 or sq8`);
+  const ranges = storage === 'sq8' ? await files.f32(FILES.sq8Ranges, 2 * m.dim) : undefined;
+  return rowCodec(storage, m.dim, ranges);
 }

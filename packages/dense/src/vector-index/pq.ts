@@ -92,7 +92,7 @@ export function adcTable(
   return out;
 }
 
-/** Reconstructs the vector encoded at row `row` of `codes`. */
+/** Reconstructs the vector encoded at row `row` of `codes` (a code's bytes: row 0). */
 export function decodePq(pq: ProductQuantizer, codes: Uint8Array, row: number): Float32Array {
   const out = new Float32Array(pq.m * pq.dsub);
   for (let j = 0; j < pq.m; j++) {

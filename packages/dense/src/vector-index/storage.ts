@@ -1,15 +1,19 @@
+import { createHash } from 'node:crypto';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeChunks } from '../formats/io.js';
 import { FlatIndex } from './flat.js';
 import { HnswIndex } from './hnsw.js';
 import { IvfIndex } from './ivf.js';
+import { STORAGE_EXTENSION, type RowCodec, type RowStorage } from './row-codec.js';
+import { MemoryRows, type RowStore } from './row-store.js';
+import { ScanFlatIndex } from './scan-flat.js';
 import {
   combinedChecksum,
   IDS_FILE,
   MANIFEST_FILE,
   MANIFEST_FORMAT,
   MANIFEST_VERSION,
-  sha256,
   sha256File,
   type FileEntry,
   type Manifest,
@@ -26,14 +30,54 @@ export const FILES = {
   listVectors: 'list-vectors.f32',
   listCodes: 'list-codes.u8',
   pqCodebooks: 'pq-codebooks.f32',
+  sq8Ranges: 'sq8-ranges.f32',
 } as const;
 
-type Files = Record<string, FileEntry>;
+/** The file of a flat index's rows in `storage` (`vectors.f32`, `vectors.f16`, `vectors.sq8`). */
+export function flatVectorsFile(storage: RowStorage): string {
+  return `vectors.${STORAGE_EXTENSION[storage]}`;
+}
+
+/** The file of an IVF index's rows in `storage` (`list-vectors.f32`, ...). */
+export function listVectorsFile(storage: RowStorage): string {
+  return `list-vectors.${STORAGE_EXTENSION[storage]}`;
+}
+
+export type Files = Record<string, FileEntry>;
+
+/** Writes `chunks` to `dir/name` and records its size and sha256 in `files`. */
+export async function writeDataFile(
+  dir: string,
+  name: string,
+  chunks: readonly ArrayBufferView[],
+  files: Files,
+): Promise<void> {
+  const bytes = chunks.map((c) => new Uint8Array(c.buffer, c.byteOffset, c.byteLength));
+  const hash = createHash('sha256');
+  for (const chunk of bytes) hash.update(chunk);
+  await writeChunks(join(dir, name), bytes);
+  const size = bytes.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+  files[name] = { bytes: size, sha256: hash.digest('hex') };
+}
 
 async function writeTyped(dir: string, name: string, data: ArrayBufferView, files: Files) {
-  const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  await writeFile(join(dir, name), bytes);
-  files[name] = { bytes: bytes.byteLength, sha256: sha256(bytes) };
+  await writeDataFile(dir, name, [data], files);
+}
+
+/** The chunks that hold a row store's bytes in order. */
+function rowChunks(rows: RowStore): Uint8Array[] {
+  if (rows instanceof MemoryRows) return [...rows.segments];
+  const chunks: Uint8Array[] = [];
+  rows.scan(0, rows.count, (bytes, at, _row, count) =>
+    chunks.push(bytes.slice(at, at + count * rows.rowBytes)),
+  );
+  return chunks;
+}
+
+/** Writes a codec's parameters (SQ8's ranges); returns the `storage` parameter. */
+async function writeCodec(dir: string, codec: RowCodec, files: Files) {
+  if (codec.ranges) await writeTyped(dir, FILES.sq8Ranges, codec.ranges, files);
+  return { storage: codec.storage };
 }
 
 /** Writes each index type's data files; returns its kind and search parameters. */
@@ -45,6 +89,11 @@ async function writeData(
   if (index instanceof FlatIndex) {
     await writeTyped(dir, FILES.flatVectors, index.vectors, files);
     return { kind: 'flat', params: {} };
+  }
+  if (index instanceof ScanFlatIndex) {
+    const { codec, rows } = index;
+    await writeDataFile(dir, flatVectorsFile(codec.storage), rowChunks(rows), files);
+    return { kind: 'flat', params: await writeCodec(dir, codec, files) };
   }
   if (index instanceof HnswIndex) {
     const path = join(dir, FILES.hnswGraph);
@@ -59,11 +108,13 @@ async function writeData(
     await writeTyped(dir, FILES.offsets, data.offsets, files);
     await writeTyped(dir, FILES.listIds, data.ids, files);
     const params = { nlist: data.nlist, nprobe: data.nprobe };
-    if (data.vectors) {
-      await writeTyped(dir, FILES.listVectors, data.vectors, files);
-      return { kind: 'ivf-flat', params };
+    const { codec } = data;
+    if (codec) {
+      await writeDataFile(dir, listVectorsFile(codec.storage), rowChunks(data.rows), files);
+      const storage = await writeCodec(dir, codec, files);
+      return { kind: 'ivf-flat', params: { ...params, ...storage } };
     }
-    await writeTyped(dir, FILES.listCodes, data.codes!, files);
+    await writeDataFile(dir, FILES.listCodes, rowChunks(data.rows), files);
     await writeTyped(dir, FILES.pqCodebooks, data.pq!.codebooks, files);
     return { kind: 'ivf-pq', params: { ...params, pqM: data.pq!.m, pqBits: 8 } };
   }

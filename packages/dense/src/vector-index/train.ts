@@ -1,6 +1,7 @@
 import type { Index } from 'usearch';
 import { parseFactory, type FactorySpec } from './factory.js';
 import { FlatIndex } from './flat.js';
+import { buildScanFlat } from './flat-build.js';
 import { createUsearchIndex, HNSW_DEFAULTS, HnswIndex, type HnswParams } from './hnsw.js';
 import { buildIvf } from './ivf-build.js';
 import { sq8MapVectors, sq8Norm } from './sq8.js';
@@ -31,6 +32,7 @@ export function trainAndAdd(
   }
   switch (parsed.kind) {
     case 'flat': {
+      if (parsed.storage !== 'f32') return buildScanFlat(parsed, vectors, dim, metric, options);
       const index = new FlatIndex(vectors, dim, metric, { ...options, factory: parsed.factory });
       options.progress?.('add', index.count, index.count);
       return index;

@@ -1,6 +1,14 @@
 /** Similarity the index ranks by. Scores are always higher-is-better. */
 export type Metric = 'ip' | 'l2';
 
+/** Scores `count` stored rows starting `byteOffset` bytes into `bytes`; writes `out[0..count)`. */
+export type RowScorer = (
+  bytes: Uint8Array,
+  byteOffset: number,
+  count: number,
+  out: Float32Array,
+) => void;
+
 export interface SearchOptions {
   /** IVF: how many inverted lists to scan (default: the index's, 1 like faiss). */
   nprobe?: number;

@@ -3,13 +3,17 @@ import { parseFactory, SUPPORTED_FACTORIES } from '../../src/vector-index/index.
 
 describe('parseFactory', () => {
   it.each([
-    ['Flat', { kind: 'flat' }],
-    ['IDMap,Flat', { kind: 'flat' }],
+    ['Flat', { kind: 'flat', storage: 'f32' }],
+    ['IDMap,Flat', { kind: 'flat', storage: 'f32' }],
+    ['SQfp16', { kind: 'flat', storage: 'f16' }],
+    ['SQ8', { kind: 'flat', storage: 'sq8' }],
     ['HNSW32', { kind: 'hnsw', m: 32, quantization: 'f32' }],
     ['HNSW16,Flat', { kind: 'hnsw', m: 16, quantization: 'f32' }],
     ['HNSW32,SQ8', { kind: 'hnsw', m: 32, quantization: 'i8' }],
     ['HNSW64,SQfp16', { kind: 'hnsw', m: 64, quantization: 'f16' }],
-    ['IVF1024,Flat', { kind: 'ivf-flat', nlist: 1024 }],
+    ['IVF1024,Flat', { kind: 'ivf-flat', nlist: 1024, storage: 'f32' }],
+    ['IVF4096,SQfp16', { kind: 'ivf-flat', nlist: 4096, storage: 'f16' }],
+    ['IVF4096,SQ8', { kind: 'ivf-flat', nlist: 4096, storage: 'sq8' }],
     ['IVF256,PQ64', { kind: 'ivf-pq', nlist: 256, pqM: 64, pqBits: 8 }],
     ['IVF256,PQ32x8', { kind: 'ivf-pq', nlist: 256, pqM: 32, pqBits: 8 }],
   ])('%s', (s, expected) => {
@@ -22,6 +26,8 @@ describe('parseFactory', () => {
     'HNSW',
     'HNSW1',
     'HNSW32,SQ4',
+    'SQ4',
+    'IVF64,SQ6',
     'IVF,Flat',
     'IVF0,Flat',
     'IVF64,PQ8x4',

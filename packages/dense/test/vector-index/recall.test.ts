@@ -47,6 +47,23 @@ describe.each<Metric>(['ip', 'l2'])('recall against exact search (%s)', (metric)
     expect(recall(index.search(queries, K, { nprobe: 4 }), truth, K)).toBeGreaterThan(0.5);
   });
 
+  it.each(['SQfp16', 'SQ8'])('%s scans every vector: recall near exact, scores near exact', (f) => {
+    const index = trainAndAdd(f, data, DIM, metric, { seed: 3 });
+    const result = index.search(queries, K);
+    expect(recall(result, truth, K)).toBeGreaterThanOrEqual(f === 'SQ8' ? 0.9 : 0.99);
+    const exact = trainAndAdd('Flat', data, DIM, metric).search(queries, K);
+    for (let i = 0; i < K; i++)
+      expect(Math.abs(result.scores[i]! - exact.scores[i]!)).toBeLessThan(
+        (f === 'SQ8' ? 0.02 : 0.002) * (Math.abs(exact.scores[i]!) + 1),
+      );
+  });
+
+  it.each(['IVF16,SQfp16', 'IVF16,SQ8'])('%s scanning every list is near exact', (f) => {
+    const index = trainAndAdd(f, data, DIM, metric, { seed: 3 });
+    const min = f.endsWith('SQ8') ? 0.9 : 0.99;
+    expect(recall(index.search(queries, K, { nprobe: 16 }), truth, K)).toBeGreaterThanOrEqual(min);
+  });
+
   it('IVF-PQ finds most neighbours with a fine code', () => {
     const index = trainAndAdd('IVF8,PQ16', data, DIM, metric, { seed: 3, kmeansIterations: 10 });
     expect(recall(index.search(queries, K, { nprobe: 8 }), truth, K)).toBeGreaterThan(0.5);

@@ -118,7 +118,7 @@ describe('batched SIMD kernel for exact search', () => {
     const codes = Uint8Array.from({ length: 50 * m }, (_, i) => (i * 97 + 13) % 256);
     const kernel = new AdcKernel(m, 30);
     kernel.setTable(table);
-    const sums = kernel.scan(codes, 20, 30);
+    const sums = kernel.scan(codes, 20 * m, 30);
     for (let e = 0; e < 30; e++) {
       let want = 0;
       for (let j = 0; j < m; j++) want += table[j * 256 + codes[(20 + e) * m + j]!]!;

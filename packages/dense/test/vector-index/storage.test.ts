@@ -25,6 +25,10 @@ describe('save and open round trip', () => {
     ['HNSW16,SQ8', 'l2'],
     ['HNSW16,SQfp16', 'ip'],
     ['IVF8,Flat', 'l2'],
+    ['SQfp16', 'ip'],
+    ['SQ8', 'l2'],
+    ['IVF8,SQfp16', 'l2'],
+    ['IVF8,SQ8', 'ip'],
     ['IVF4,PQ4', 'ip'],
   ])('%s (%s) searches the same after reopening', async (factory, metric) => {
     const dir = await tempDir();

@@ -39,10 +39,10 @@ export class AdcKernel {
     this.#table.set(table);
   }
 
-  /** The table sums of `count` codes starting at code `first` (a view, valid until the next scan). */
-  scan(codes: Uint8Array, first: number, count: number): Float32Array {
+  /** The table sums of `count` codes from byte `byteOffset` (a view, valid until the next scan). */
+  scan(codes: Uint8Array, byteOffset: number, count: number): Float32Array {
     const m = this.#m;
-    this.#codes.set(codes.subarray(first * m, (first + count) * m));
+    this.#codes.set(codes.subarray(byteOffset, byteOffset + count * m));
     this.#kernel.adc(0, this.#codesOffset, count, m, this.#outOffset);
     return this.#out.subarray(0, count);
   }
