@@ -1,3 +1,4 @@
+import { CentroidAssigner } from './centroid-assigner.js';
 import { IvfIndex, storesResiduals, type IvfData } from './ivf.js';
 import { assign, kmeans } from './kmeans.js';
 import { encodePq, trainPq, type ProductQuantizer } from './pq.js';
@@ -139,7 +140,10 @@ export function residuals(
   return out;
 }
 
-/** Encodes `chunk`'s vectors, assigned to `labels`, into entries (`entryBytes` each, in order). */
+/**
+ * Encodes `chunk`'s vectors, assigned to `labels`, into entries (`entryBytes` each, in order),
+ * on this thread.
+ */
 export function encodeEntries(
   chunk: Float32Array,
   labels: Int32Array,
@@ -147,11 +151,10 @@ export function encodeEntries(
   dim: number,
   metric: Metric,
   encoding: IvfEncoding,
-  threads: number,
 ): Uint8Array {
   const byResidual = storesResiduals(encoding);
-  const input = byResidual ? residuals(chunk, centroids, dim, metric, threads, labels) : chunk;
-  if (encoding.pq) return encodePq(encoding.pq, input, threads);
+  const input = byResidual ? residuals(chunk, centroids, dim, metric, 1, labels) : chunk;
+  if (encoding.pq) return encodePq(encoding.pq, input);
   const out = new Uint8Array((chunk.length / dim) * encoding.codec.rowBytes);
   encoding.codec.encode(input, out, 0);
   return out;
@@ -178,10 +181,15 @@ function addAll(
   const { threads = 0 } = options;
   // Assigning is half the work, encoding the other half: progress counts both.
   const labels = new Int32Array(n);
-  for (let start = 0; start < n; start += ADD_CHUNK) {
-    const chunk = vectors.subarray(start * dim, Math.min(n, start + ADD_CHUNK) * dim);
-    labels.set(assign(centroids, chunk, dim, metric, threads), start);
-    options.progress?.('add', Math.min(n, start + ADD_CHUNK), 2 * n);
+  const assigner = new CentroidAssigner(centroids, dim, metric, threads);
+  try {
+    for (let start = 0; start < n; start += ADD_CHUNK) {
+      const chunk = vectors.subarray(start * dim, Math.min(n, start + ADD_CHUNK) * dim);
+      labels.set(assigner.assign(chunk), start);
+      options.progress?.('add', Math.min(n, start + ADD_CHUNK), 2 * n);
+    }
+  } finally {
+    assigner.close();
   }
   const offsets = listOffsets(labels, spec.nlist);
   const fill = offsets.slice(0, spec.nlist);
@@ -192,7 +200,7 @@ function addAll(
     const end = Math.min(n, start + ADD_CHUNK);
     const chunk = vectors.subarray(start * dim, end * dim);
     const chunkLabels = labels.subarray(start, end);
-    const encoded = encodeEntries(chunk, chunkLabels, centroids, dim, metric, encoding, threads);
+    const encoded = encodeEntries(chunk, chunkLabels, centroids, dim, metric, encoding);
     for (let i = 0; i < end - start; i++) {
       const slot = fill[chunkLabels[i]!]!++;
       ids[slot] = start + i;

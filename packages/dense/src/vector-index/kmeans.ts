@@ -1,6 +1,6 @@
+import { CentroidAssigner } from './centroid-assigner.js';
 import { gatherRows, samplePositions, seededRandom } from './random.js';
 import type { Metric } from './types.js';
-import { FlatIndex } from './flat.js';
 
 export interface KmeansOptions {
   /** Lloyd iterations; faiss's default is 25. */
@@ -29,11 +29,11 @@ export function assign(
   threads = 0,
 ): Int32Array {
   if (data.length === 0) return new Int32Array(0);
-  const index = new FlatIndex(centroids, dim, metric, { threads });
+  const assigner = new CentroidAssigner(centroids, dim, metric, threads);
   try {
-    return index.search(data, 1).labels;
+    return assigner.assign(data);
   } finally {
-    index.close();
+    assigner.close();
   }
 }
 
@@ -52,10 +52,15 @@ export function kmeans(data: Float32Array, dim: number, k: number, options: Kmea
   const centroids = gatherRows(data, dim, samplePositions(n, k, seededRandom(seed)));
   const sums = new Float64Array(k * dim);
   const counts = new Int32Array(k);
-  for (let it = 0; it < iterations; it++) {
-    const labels = assign(centroids, data, dim, metric, threads);
-    update(data, dim, labels, centroids, sums, counts);
-    options.onIteration?.(it + 1, iterations);
+  const assigner = new CentroidAssigner(centroids, dim, metric, threads);
+  try {
+    for (let it = 0; it < iterations; it++) {
+      if (it > 0) assigner.setCentroids(centroids);
+      update(data, dim, assigner.assign(data), centroids, sums, counts);
+      options.onIteration?.(it + 1, iterations);
+    }
+  } finally {
+    assigner.close();
   }
   return centroids;
 }

@@ -50,8 +50,11 @@ export function trainPq(
   return { m, dsub, codebooks };
 }
 
-/** Encodes `n * dim` vectors to `n * m` bytes (nearest centroid per sub-space). */
-export function encodePq(pq: ProductQuantizer, data: Float32Array, threads = 0): Uint8Array {
+/**
+ * Encodes `n * dim` vectors to `n * m` bytes (nearest centroid per sub-space). One thread by
+ * default: 256 centroids are little work per call, and builders spread chunks over threads.
+ */
+export function encodePq(pq: ProductQuantizer, data: Float32Array, threads = 1): Uint8Array {
   const { m, dsub } = pq;
   const dim = m * dsub;
   const n = data.length / dim;

@@ -56,6 +56,19 @@ describe('batched SIMD kernel for exact search', () => {
     expect(recall(parallel, exactTopK(data, queries, dim, K, 'ip'), K)).toBe(1);
   });
 
+  it('splits a large batch over helper threads when the vectors are few (k-means)', () => {
+    const dim = 12;
+    const centroids = randomVectors(3000, dim, 5);
+    const layout = shareVectors(centroids, dim, 3)!;
+    const data = randomVectors(2000, dim, 6);
+    const parallel = new ParallelDots(layout, 3);
+    const split = parallel.search(data, 2);
+    parallel.close();
+    const single = new DotsKernel(layout, 0).search(0, 3000, data, 2);
+    expect([...split.labels]).toEqual([...single.labels]);
+    expect([...split.scores]).toEqual([...single.scores]);
+  });
+
   it.each<Metric>(['ip', 'l2'])(
     'FlatIndex (%s) answers a batch and its queries one by one alike, on 2 threads',
     (metric) => {
