@@ -1,22 +1,25 @@
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { listShards, readShard } from '../formats/index.js';
+import { availableParallelism } from 'node:os';
+import { createProgress, type ProgressLogger } from 'irserve';
 import { parseFactory } from '../vector-index/factory.js';
-import type { Manifest } from '../vector-index/manifest.js';
-import { saveIndex } from '../vector-index/storage.js';
-import { trainOnGpu } from './gpu-training.js';
-import type { TrainOptions, TrainPhase } from '../vector-index/train-options.js';
-import { trainAndAdd } from '../vector-index/train.js';
+import { IDS_FILE, type Manifest } from '../vector-index/manifest.js';
 import type { Metric } from '../vector-index/types.js';
-import { createProgress, type Progress, type ProgressLogger } from 'irserve';
+import type { BuildContext, BuiltData } from './build-context.js';
+import { IndexOutput } from './index-output.js';
+import { defaultMemoryBudget } from './memory-budget.js';
+import { fileVectorShards, surveyShards, type VectorShards } from './shard-passes.js';
+import { streamFlat } from './stream-flat.js';
+import { streamHnsw } from './stream-hnsw.js';
+import { streamIvf } from './stream-ivf.js';
 
 export interface BuildIndexOptions {
   /** A directory of `.npy` dict shards / `.npz` files (RoutIR's embedding output). */
   inputDir: string;
+  /** The shards to read instead of `inputDir`'s files (tests, benchmarks, pipelines). */
+  shards?: VectorShards;
   outputDir: string;
-  /** A faiss-style factory string: `Flat`, `HNSW32`, `IVF1024,PQ64`, ... */
+  /** A faiss-style factory string: `Flat`, `HNSW32`, `IVF1024,PQ64`, `SQ8`, ... */
   indexString: string;
-  /** Fraction of the vectors that trains IVF / PQ (0 < f <= 1; default 0.25 as RoutIR). */
+  /** Fraction of the vectors that trains IVF / PQ / SQ8 (0 < f <= 1; default 0.25 as RoutIR). */
   samplingRate?: number;
   /** Default 0, as RoutIR. */
   seed?: number;
@@ -25,7 +28,10 @@ export interface BuildIndexOptions {
   useGpu?: boolean;
   /** With useGpu: force ONNX Runtime providers (tests run the GPU path on `["cpu"]`). */
   gpuProviders?: string[];
+  /** Threads for encoding, k-means and HNSW (0 or absent: every core). */
   threads?: number;
+  /** Bytes the build may hold (default: half the machine's memory); larger builds spill to disk. */
+  memoryBudget?: number;
   efConstruction?: number;
   efSearch?: number;
   nprobe?: number;
@@ -42,10 +48,14 @@ export interface BuildReport {
   count: number;
   dim: number;
   seconds: number;
-  /** Bytes of all files in the output directory. */
+  /** Bytes of the index's files. */
   indexBytes: number;
   /** Peak resident set size of this process (resourceUsage().maxRSS). */
   peakRssBytes: number;
+  /** The memory budget the build kept to, the threads it used, the runs it spilled to disk. */
+  memoryBudget: number;
+  threads: number;
+  runs: number;
   manifest: Manifest;
 }
 
@@ -72,100 +82,89 @@ export function checkBuildOptions(options: BuildIndexOptions): void {
     'efSearch',
     'nprobe',
     'kmeansIterations',
+    'memoryBudget',
   ] as const) {
     const value = options[key];
     const min = key === 'threads' ? 0 : 1;
-    if (value !== undefined && (!Number.isInteger(value) || value < min)) {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) {
       throw new Error(`${key} must be an integer >= ${min}, got ${String(value)}`);
     }
   }
 }
 
-/** Reads every shard into one matrix, in shard order, with their ids. */
-async function readAll(inputDir: string, progress: (total: number) => Progress) {
-  const paths = await listShards(inputDir);
-  if (paths.length === 0) throw new Error(`no .npy or .npz shards in ${inputDir}`);
-  const bar = progress(paths.length);
-  const parts: Float32Array[] = [];
-  const ids: string[] = [];
-  let dim = 0;
-  for (const [i, path] of paths.entries()) {
-    const shard = await readShard(path);
-    if (dim !== 0 && shard.dim !== dim) {
-      throw new Error(`${path}: dimension ${shard.dim} differs from ${dim} in earlier shards`);
-    }
-    dim = shard.dim;
-    parts.push(shard.features);
-    for (const id of shard.ids) ids.push(id);
-    bar.update(i + 1);
-  }
-  bar.done();
-  const vectors = new Float32Array(ids.length * dim);
-  let offset = 0;
-  for (const part of parts) {
-    vectors.set(part, offset);
-    offset += part.length;
-  }
-  if (ids.length === 0) throw new Error(`the shards in ${inputDir} hold no vectors`);
-  return { vectors, ids, dim };
-}
-
-async function directoryBytes(dir: string): Promise<number> {
-  let total = 0;
-  for (const name of await readdir(dir)) total += (await stat(join(dir, name))).size;
-  return total;
-}
-
 /**
- * Builds an index directory from embedding shards: read, train (IVF/PQ, on a seeded sample),
- * add, write data files, `index.ids` and `manifest.json`.
+ * Builds an index directory from embedding shards, reading one shard at a time and holding at
+ * most `memoryBudget` bytes of its own data: a survey pass (count, dimension, `index.ids`),
+ * training on a seeded sample, then the vectors encoded on `threads` threads and written in
+ * order (IVF lists through sorted runs spilled to disk when the budget is reached). The files
+ * are those `saveIndex(trainAndAdd(...))` writes, byte for byte; `manifest.json` comes last,
+ * and a failed build removes what it wrote.
  *
- * @example await buildIndex({ inputDir: 'emb', outputDir: 'idx', indexString: 'HNSW32' });
+ * @example await buildIndex({ inputDir: 'emb', outputDir: 'idx', indexString: 'IVF1024,SQ8' });
  */
 export async function buildIndex(options: BuildIndexOptions): Promise<BuildReport> {
   checkBuildOptions(options);
   const started = performance.now();
+  const spec = parseFactory(options.indexString);
   const logger = options.logger ?? { info: () => {} };
   const interactive = options.interactive ?? process.stderr.isTTY === true;
-  const bar = (label: string, unit: string) => (total: number) =>
+  const threads = options.threads || availableParallelism();
+  const memoryBudget = options.memoryBudget ?? defaultMemoryBudget();
+  const shards = options.shards ?? (await fileVectorShards(options.inputDir));
+  const output = await IndexOutput.prepare(options.outputDir);
+  const bar = (label: string, total: number, unit: string) =>
     createProgress({ label, total, unit, interactive, logger });
-  const { vectors, ids, dim } = await readAll(options.inputDir, bar('read', 'shards'));
-  const metric = options.metric ?? 'ip';
-  const bars = new Map<TrainPhase, Progress>();
-  // RoutIR's faiss_indexing.py defaults: a quarter of the vectors train, seed 0.
-  const { inputDir, samplingRate = 0.25, seed = 0, threads = 0 } = options;
-  const train: TrainOptions = {
-    ...options,
-    samplingRate,
-    seed,
-    threads,
-    progress: (phase, done, total) => {
-      let b = bars.get(phase);
-      if (!b) bars.set(phase, (b = bar(phase, phase === 'add' ? 'vectors' : 'steps')(total)));
-      b.update(done);
-    },
-  };
-  const trainStarted = performance.now();
-  if (options.useGpu) {
-    const spec = parseFactory(options.indexString);
-    const log = (line: string) => logger.info(line);
-    train.trained = await trainOnGpu(spec, vectors, dim, metric, train, log, options.gpuProviders);
+  try {
+    const survey = await survey_(shards, output, bar);
+    const { samplingRate = 0.25, seed = 0, metric = 'ip' } = options;
+    const ctx: BuildContext = {
+      ...{ shards, survey, metric, threads, memoryBudget, output, bar },
+      train: { ...options, samplingRate, seed, threads },
+      ...(options.useGpu
+        ? { useGpu: { providers: options.gpuProviders, log: (l: string) => logger.info(l) } }
+        : {}),
+    };
+    const { kind, params, runs = 0 } = await buildData(ctx, spec);
+    const seconds = (performance.now() - started) / 1000;
+    const { inputDir } = options;
+    const build = { inputDir, samplingRate, seed, threads, memoryBudget, runs, seconds };
+    const { factory } = spec;
+    const { count, dim } = survey;
+    const manifest = await output.finish({ factory, kind, metric, dim, count, params, build });
+    return {
+      ...{ outputDir: options.outputDir, factory, metric, count, dim, seconds, manifest },
+      ...{ indexBytes: output.bytes, memoryBudget, threads, runs },
+      peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    };
+  } catch (error) {
+    await output.discard();
+    throw error;
   }
-  const index = trainAndAdd(options.indexString, vectors, dim, metric, train);
-  const trainSeconds = (performance.now() - trainStarted) / 1000;
-  for (const b of bars.values()) b.done();
-  const build = { inputDir, samplingRate, seed, threads, trainAndAddSeconds: trainSeconds };
-  const manifest = await saveIndex(index, ids, options.outputDir, build);
-  const report: BuildReport = {
-    outputDir: options.outputDir,
-    factory: index.factory,
-    metric,
-    count: index.count,
-    dim,
-    seconds: (performance.now() - started) / 1000,
-    indexBytes: await directoryBytes(options.outputDir),
-    peakRssBytes: process.resourceUsage().maxRSS * 1024,
-    manifest,
-  };
-  return report;
+}
+
+/** The survey pass, writing `index.ids` as it goes. */
+async function survey_(shards: VectorShards, output: IndexOutput, bar: BuildContext['bar']) {
+  const ids = await output.writer(IDS_FILE);
+  const encoder = new TextEncoder();
+  const reading = bar('read', shards.count, 'shards');
+  const survey = await surveyShards(
+    shards,
+    (list) => ids.write(encoder.encode(list.length ? list.join('\n') + '\n' : '')),
+    (done) => reading.update(done),
+  );
+  reading.done();
+  await output.done(IDS_FILE, ids);
+  return survey;
+}
+
+function buildData(ctx: BuildContext, spec: ReturnType<typeof parseFactory>): Promise<BuiltData> {
+  switch (spec.kind) {
+    case 'flat':
+      return streamFlat(ctx, spec);
+    case 'hnsw':
+      return streamHnsw(ctx, spec);
+    case 'ivf-flat':
+    case 'ivf-pq':
+      return streamIvf(ctx, spec);
+  }
 }

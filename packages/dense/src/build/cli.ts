@@ -14,6 +14,7 @@ import {
 } from 'irserve/plugin';
 import { SUPPORTED_FACTORIES } from '../vector-index/factory.js';
 import { buildIndex, type BuildIndexOptions, type BuildReport } from './build-index.js';
+import { formatBytes } from './memory-budget.js';
 
 const FLAGS = {
   index_string: flag.string({
@@ -28,7 +29,12 @@ const FLAGS = {
   }),
   seed: commonFlags.seed({ default: 0, help: 'sampling and k-means seed (default 0)' }),
   metric: flag.choice(['ip', 'l2'], { default: 'ip', help: 'inner product (default) or L2' }),
-  threads: commonFlags.threads({ help: 'threads for usearch (default 0: all cores)' }),
+  threads: commonFlags.threads({
+    help: 'threads for encoding, k-means and HNSW (default 0: every core)',
+  }),
+  memory_budget: commonFlags.memoryBudget({
+    help: "memory the build may hold, e.g. 6G (default: half the machine's);\nlarger IVF builds spill sorted runs to disk and merge them",
+  }),
   ef_construction: flag.integer({ help: 'HNSW build breadth (default 40, as faiss)' }),
   ef_search: flag.integer({
     help: 'HNSW search breadth stored in the index (default 16, as faiss)',
@@ -64,6 +70,7 @@ export function buildOptions(
     metric: flags.metric,
     useGpu: flags.use_gpu ?? false,
     threads: flags.threads,
+    memoryBudget: flags.memory_budget,
     efConstruction: flags.ef_construction,
     efSearch: flags.ef_search,
     nprobe: flags.nprobe,
@@ -72,10 +79,12 @@ export function buildOptions(
 }
 
 function summary(r: BuildReport): string {
-  const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  const runs = r.runs ? `, ${r.runs} runs spilled to disk` : '';
   return (
     `built ${r.factory} (${r.metric}) over ${r.count} vectors of dim ${r.dim} in ` +
-    `${r.seconds.toFixed(1)}s: ${r.outputDir}, ${mib(r.indexBytes)} on disk, peak RSS ${mib(r.peakRssBytes)}`
+    `${r.seconds.toFixed(1)}s on ${r.threads} threads: ${r.outputDir}, ` +
+    `${formatBytes(r.indexBytes)} on disk, peak RSS ${formatBytes(r.peakRssBytes)} ` +
+    `(budget ${formatBytes(r.memoryBudget)}${runs})`
   );
 }
 

@@ -1,9 +1,8 @@
 import { availableParallelism } from 'node:os';
-import { dot } from './kernels.js';
+import { dot, similarity } from './kernels.js';
 import { ParallelDots } from './simd/parallel-dots.js';
 import { copyRows, shareVectors, sharedView, type SharedLayout } from './simd/shared-vectors.js';
 import type { Metric } from './types.js';
-import { FlatIndex } from './flat.js';
 
 /**
  * Nearest-centroid assignment with the centroids kept in the SIMD kernel's shared memory and its
@@ -47,11 +46,22 @@ export class CentroidAssigner {
   /** The nearest centroid of each row of `data` (`n * dim` floats). */
   assign(data: Float32Array): Int32Array {
     if (data.length === 0) return new Int32Array(0);
-    if (!this.#dots) {
-      const index = new FlatIndex(this.#fallback!, this.dim, this.metric, { kernel: false });
-      return index.search(data, 1).labels;
-    }
+    if (!this.#dots) return this.#nearest(data, this.#fallback!);
     return this.#dots.search(data, 1, this.#norms).labels;
+  }
+
+  /** Plain JavaScript, for when no shared memory could be had. */
+  #nearest(data: Float32Array, centroids: Float32Array): Int32Array {
+    const { dim, count, metric } = this;
+    const labels = new Int32Array(data.length / dim);
+    for (let i = 0; i < labels.length; i++) {
+      let best = -Infinity;
+      for (let c = 0; c < count; c++) {
+        const s = similarity(metric, data, i * dim, centroids, c * dim, dim);
+        if (s > best) [best, labels[i]] = [s, c];
+      }
+    }
+    return labels;
   }
 
   /** Stops the helper threads. */

@@ -1,9 +1,10 @@
 import { CentroidAssigner } from './centroid-assigner.js';
-import { IvfIndex, storesResiduals, type IvfData } from './ivf.js';
-import { assign, kmeans } from './kmeans.js';
-import { encodePq, trainPq, type ProductQuantizer } from './pq.js';
+import { IvfIndex, type IvfData } from './ivf.js';
+import { encodeEntries, entryBytes, residuals, type IvfEncoding } from './ivf-encode.js';
+import { kmeans } from './kmeans.js';
+import { trainPq } from './pq.js';
 import { gatherRows, samplePositions, seededRandom } from './random.js';
-import { rowCodec, type RowCodec } from './row-codec.js';
+import { rowCodec } from './row-codec.js';
 import { MemoryRows } from './row-store.js';
 import { trainSq8Ranges } from './scalar-quantizer.js';
 import type { FactorySpec } from './factory.js';
@@ -11,10 +12,6 @@ import type { Metric } from './types.js';
 import type { PretrainedIvf, TrainOptions } from './train-options.js';
 
 type IvfSpec = Extract<FactorySpec, { kind: 'ivf-flat' | 'ivf-pq' }>;
-
-/** What an IVF stores per entry: a vector in a row codec, or a PQ code. */
-export type IvfEncoding =
-  { codec: RowCodec; pq?: undefined } | { pq: ProductQuantizer; codec?: undefined };
 
 /** faiss's cap on k-means training points per centroid (it subsamples above it, too). */
 const MAX_POINTS_PER_CENTROID = 256;
@@ -116,48 +113,6 @@ export function ivfEncoding(
       ? trainSq8Ranges(residuals(sample, trained.centroids, dim, metric, threads), dim)
       : undefined;
   return { codec: rowCodec(spec.storage, dim, ranges) };
-}
-
-/** Bytes each entry takes. */
-export function entryBytes(encoding: IvfEncoding): number {
-  return encoding.pq ? encoding.pq.m : encoding.codec.rowBytes;
-}
-
-/** Each row minus its nearest centroid (faiss's IVFPQ encodes residuals). */
-export function residuals(
-  data: Float32Array,
-  centroids: Float32Array,
-  dim: number,
-  metric: Metric,
-  threads: number,
-  labels = assign(centroids, data, dim, metric, threads),
-): Float32Array {
-  const out = new Float32Array(data.length);
-  for (let i = 0; i < labels.length; i++) {
-    const c = labels[i]! * dim;
-    for (let j = 0; j < dim; j++) out[i * dim + j] = data[i * dim + j]! - centroids[c + j]!;
-  }
-  return out;
-}
-
-/**
- * Encodes `chunk`'s vectors, assigned to `labels`, into entries (`entryBytes` each, in order),
- * on this thread.
- */
-export function encodeEntries(
-  chunk: Float32Array,
-  labels: Int32Array,
-  centroids: Float32Array,
-  dim: number,
-  metric: Metric,
-  encoding: IvfEncoding,
-): Uint8Array {
-  const byResidual = storesResiduals(encoding);
-  const input = byResidual ? residuals(chunk, centroids, dim, metric, 1, labels) : chunk;
-  if (encoding.pq) return encodePq(encoding.pq, input);
-  const out = new Uint8Array((chunk.length / dim) * encoding.codec.rowBytes);
-  encoding.codec.encode(input, out, 0);
-  return out;
 }
 
 /** List offsets from each entry's list (a counting sort's prefix sums). */

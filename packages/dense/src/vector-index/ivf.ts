@@ -2,6 +2,7 @@ import { FlatIndex } from './flat.js';
 import { dot } from './kernels.js';
 import { adcTable, decodePq, PQ_KSUB, type ProductQuantizer } from './pq.js';
 import { AdcKernel } from './simd/adc-kernel.js';
+import { storesResiduals } from './ivf-encode.js';
 import type { RowCodec } from './row-codec.js';
 import type { RowStore } from './row-store.js';
 import { TopK } from './top-k.js';
@@ -34,14 +35,6 @@ export interface IvfData {
   factory: string;
   /** Lists scanned per query unless a search says otherwise (faiss: 1). */
   nprobe: number;
-}
-
-/**
- * Whether entries are stored as residuals to their list's centroid: PQ and the scalar
- * quantizers are (as faiss's IVFPQ and IVFSQ, `by_residual`), float32 vectors are not.
- */
-export function storesResiduals(data: Pick<IvfData, 'codec' | 'pq'>): boolean {
-  return data.pq !== undefined || data.codec?.storage !== 'f32';
 }
 
 /** One query's scan state: its best entries, and the lookup table or scorer of its lists. */

@@ -4,7 +4,8 @@
  * by `assignAsync` (a GPU). The vectors are then added on the CPU with the result.
  */
 import type { FactorySpec } from './factory.js';
-import { PQ_MAX_TRAIN, residuals, trainingSample } from './ivf-build.js';
+import { PQ_MAX_TRAIN, trainingSample } from './ivf-build.js';
+import { residuals } from './ivf-encode.js';
 import { kmeansWith, type AsyncAssign } from './kmeans.js';
 import { PQ_KSUB, subspace } from './pq.js';
 import type { PretrainedIvf, TrainOptions } from './train-options.js';

@@ -17,16 +17,20 @@ export function sq8ExtraDims(metric: Metric): number {
   return metric === 'ip' ? 1 : 2;
 }
 
-/** The largest norm of the (for l2, lifted) vectors: M above. */
-export function sq8Norm(vectors: Float32Array, dim: number, metric: Metric): number {
+/** The largest |x|² of `n * dim` vectors. */
+export function maxSquaredNorm(vectors: Float32Array, dim: number): number {
   let max = 0;
   for (let o = 0; o < vectors.length; o += dim) {
     let sq = 0;
     for (let j = 0; j < dim; j++) sq += vectors[o + j]! * vectors[o + j]!;
-    const norm2 = metric === 'ip' ? sq : sq + sq * sq;
-    if (norm2 > max) max = norm2;
+    if (sq > max) max = sq;
   }
-  return Math.sqrt(max) || 1;
+  return max;
+}
+
+/** M, the largest norm of the (for l2, lifted) vectors, from the largest |x|² (the l2 lift |x|² + |x|⁴ grows with |x|², so its maximum is there). */
+export function sq8NormOf(maxSquared: number, metric: Metric): number {
+  return Math.sqrt(metric === 'ip' ? maxSquared : maxSquared + maxSquared * maxSquared) || 1;
 }
 
 /** Maps `n * dim` vectors to `n * (dim + extra)` unit vectors. */

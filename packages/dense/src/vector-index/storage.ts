@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { writeChunks } from '../formats/io.js';
 import { FlatIndex } from './flat.js';
 import { HnswIndex } from './hnsw.js';
-import { IvfIndex } from './ivf.js';
+import { IvfIndex, type IvfData } from './ivf.js';
 import { STORAGE_EXTENSION, type RowCodec, type RowStorage } from './row-codec.js';
 import { MemoryRows, type RowStore } from './row-store.js';
 import { ScanFlatIndex } from './scan-flat.js';
@@ -74,10 +74,24 @@ function rowChunks(rows: RowStore): Uint8Array[] {
   return chunks;
 }
 
-/** Writes a codec's parameters (SQ8's ranges); returns the `storage` parameter. */
+/** The manifest parameter naming a storage (none for float32, as before there was a choice). */
+export function storageParams(storage: RowStorage): Record<string, string> {
+  return storage === 'f32' ? {} : { storage };
+}
+
+/** An IVF's parameters in the manifest. */
+export function ivfParams(
+  data: Pick<IvfData, 'nlist' | 'nprobe' | 'codec' | 'pq'>,
+): Manifest['params'] {
+  const base = { nlist: data.nlist, nprobe: data.nprobe };
+  if (data.pq) return { ...base, pqM: data.pq.m, pqBits: 8 };
+  return { ...base, ...storageParams(data.codec!.storage) };
+}
+
+/** Writes a codec's parameters (SQ8's ranges); returns its manifest parameters. */
 async function writeCodec(dir: string, codec: RowCodec, files: Files) {
   if (codec.ranges) await writeTyped(dir, FILES.sq8Ranges, codec.ranges, files);
-  return { storage: codec.storage };
+  return storageParams(codec.storage);
 }
 
 /** Writes each index type's data files; returns its kind and search parameters. */
@@ -107,16 +121,15 @@ async function writeData(
     await writeTyped(dir, FILES.centroids, data.centroids, files);
     await writeTyped(dir, FILES.offsets, data.offsets, files);
     await writeTyped(dir, FILES.listIds, data.ids, files);
-    const params = { nlist: data.nlist, nprobe: data.nprobe };
     const { codec } = data;
     if (codec) {
       await writeDataFile(dir, listVectorsFile(codec.storage), rowChunks(data.rows), files);
-      const storage = await writeCodec(dir, codec, files);
-      return { kind: 'ivf-flat', params: { ...params, ...storage } };
+      await writeCodec(dir, codec, files);
+      return { kind: 'ivf-flat', params: ivfParams(data) };
     }
     await writeDataFile(dir, FILES.listCodes, rowChunks(data.rows), files);
     await writeTyped(dir, FILES.pqCodebooks, data.pq!.codebooks, files);
-    return { kind: 'ivf-pq', params: { ...params, pqM: data.pq!.m, pqBits: 8 } };
+    return { kind: 'ivf-pq', params: ivfParams(data) };
   }
   throw new TypeError(`cannot save a ${index.constructor.name}: not built by trainAndAdd`);
 }
@@ -145,18 +158,24 @@ export async function saveIndex(
   const idText = new TextEncoder().encode(ids.length ? ids.join('\n') + '\n' : '');
   await writeTyped(dir, IDS_FILE, idText, files);
   const { kind, params } = await writeData(index, dir, files);
+  const { factory, metric, dim, count } = index;
+  return writeManifest(dir, { factory, kind, metric, dim, count, files, params, build });
+}
+
+/** What a manifest says besides its format, checksum and date. */
+export type ManifestFields = Omit<Manifest, 'format' | 'version' | 'checksum' | 'createdAt'>;
+
+/**
+ * Writes `manifest.json` (files listed in name order, the combined checksum, the date) under a
+ * temporary name, then renames it: the last step of writing an index.
+ */
+export async function writeManifest(dir: string, fields: ManifestFields): Promise<Manifest> {
+  const files: Files = {};
+  for (const name of Object.keys(fields.files).sort()) files[name] = fields.files[name]!;
+  const { factory, kind, metric, dim, count, params, build } = fields;
   const manifest: Manifest = {
-    format: MANIFEST_FORMAT,
-    version: MANIFEST_VERSION,
-    factory: index.factory,
-    kind,
-    metric: index.metric,
-    dim: index.dim,
-    count: index.count,
-    files,
-    checksum: combinedChecksum(files),
-    params,
-    build,
+    ...{ format: MANIFEST_FORMAT, version: MANIFEST_VERSION, factory, kind, metric, dim, count },
+    ...{ files, checksum: combinedChecksum(files), params, build },
     createdAt: new Date().toISOString(),
   };
   const tmp = join(dir, `${MANIFEST_FILE}.tmp`);

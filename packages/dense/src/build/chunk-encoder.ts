@@ -1,0 +1,90 @@
+/**
+ * Encoding a chunk of vectors for the index builder, the same on any thread: what a worker
+ * needs (centroids, metric, the codec's or PQ's parameters: plain data, sent once), and the
+ * encoding itself, which is the in-memory build's (`encodeEntries`, the row codecs), so a
+ * streamed build writes the same bytes.
+ */
+import { CentroidAssigner } from '../vector-index/centroid-assigner.js';
+import { encodeEntries, type IvfEncoding } from '../vector-index/ivf-encode.js';
+import type { ProductQuantizer } from '../vector-index/pq.js';
+import { rowCodec, type RowCodec, type RowStorage } from '../vector-index/row-codec.js';
+import type { Metric } from '../vector-index/types.js';
+import { WorkerPool } from './worker-pool.js';
+
+/** Everything a thread needs to encode chunks: plain data only (it crosses threads). */
+export interface EncoderSetup {
+  dim: number;
+  metric: Metric;
+  /** IVF: its centroids; flat indexes: none. */
+  centroids?: Float32Array;
+  storage?: { kind: RowStorage; ranges?: Float32Array };
+  pq?: ProductQuantizer;
+}
+
+export interface EncodeJob {
+  vectors: Float32Array;
+}
+
+export interface EncodedChunk {
+  /** IVF: the list of each vector. */
+  labels?: Int32Array;
+  /** One entry per vector, in order. */
+  entries: Uint8Array;
+}
+
+/** The setup of an IVF's encoding, or of a flat codec's. */
+export function encoderSetup(
+  dim: number,
+  metric: Metric,
+  what: { encoding: IvfEncoding; centroids: Float32Array } | { codec: RowCodec },
+): EncoderSetup {
+  if ('codec' in what)
+    return { dim, metric, storage: { kind: what.codec.storage, ranges: what.codec.ranges } };
+  const { encoding, centroids } = what;
+  if (encoding.pq) return { dim, metric, centroids, pq: encoding.pq };
+  const { storage, ranges } = encoding.codec;
+  return { dim, metric, centroids, storage: { kind: storage, ranges } };
+}
+
+/** The encoder of `setup` on this thread: one assigner (one thread), reused for every chunk. */
+export function encodeJob(setup: EncoderSetup): (job: EncodeJob) => EncodedChunk {
+  const { dim, metric, centroids, pq } = setup;
+  const codec = setup.storage && rowCodec(setup.storage.kind, dim, setup.storage.ranges);
+  if (!centroids) {
+    return ({ vectors }) => {
+      const entries = new Uint8Array((vectors.length / dim) * codec!.rowBytes);
+      codec!.encode(vectors, entries, 0);
+      return { entries };
+    };
+  }
+  const assigner = new CentroidAssigner(centroids, dim, metric, 1);
+  const encoding: IvfEncoding = pq ? { pq } : { codec: codec! };
+  return ({ vectors }) => {
+    const labels = assigner.assign(vectors);
+    return { labels, entries: encodeEntries(vectors, labels, centroids, dim, metric, encoding) };
+  };
+}
+
+/** Encodes chunks on `threads` worker threads (on this thread when `threads` is 1 or less). */
+export class ChunkEncoder {
+  readonly #pool: WorkerPool<EncodeJob, EncodedChunk> | undefined;
+  readonly #local: ((job: EncodeJob) => EncodedChunk) | undefined;
+
+  constructor(setup: EncoderSetup, threads: number) {
+    if (threads > 1)
+      this.#pool = new WorkerPool(import.meta.url, './encode-worker.js', setup, threads);
+    else this.#local = encodeJob(setup);
+  }
+
+  /** Encodes `vectors` (its buffer is transferred to a thread: do not use it afterwards). */
+  encode(vectors: Float32Array): Promise<EncodedChunk> {
+    if (this.#local) return Promise.resolve(this.#local({ vectors }));
+    const own = vectors.byteOffset === 0 && vectors.byteLength === vectors.buffer.byteLength;
+    const job = { vectors: own ? vectors : vectors.slice() };
+    return this.#pool!.run(job, [job.vectors.buffer as ArrayBuffer]);
+  }
+
+  async close(): Promise<void> {
+    await this.#pool?.close();
+  }
+}
