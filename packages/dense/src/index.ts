@@ -14,6 +14,9 @@ export {
   type SentenceTransformerConfig,
 } from './engine/sentence-transformer.js';
 export { engines } from './engines.js';
+export { buildIndex } from './build/build-index.js';
+export type { BuildIndexOptions, BuildReport } from './build/build-index.js';
+export type { VectorShards } from './build/shard-passes.js';
 // Shared with @irserve/plaidx, which reads PyTorch pickles and `.npy` files and clusters
 // token embeddings with the same code.
 export {

@@ -147,7 +147,7 @@ describe('a failed build leaves no index behind', () => {
       if (i !== SIZES.length - 1 || damaged || !runs.includes('run-1')) return;
       const path = join(scratch, 'run-0');
       const bytes = await readFile(path);
-      bytes[bytes.length - 100] ^= 0x40;
+      bytes[bytes.length - 100]! ^= 0x40;
       await writeFile(path, bytes);
       damaged = true;
     });
