@@ -33,3 +33,14 @@ export interface BuiltData {
 
 /** Chunks of vectors in flight per thread: one being encoded, one waiting. */
 export const IN_FLIGHT_PER_THREAD = 2;
+
+/** Below this many vectors a build encodes on its own thread rather than wait for threads to start. */
+const SMALLEST_SHARED_CHUNK = 1024;
+
+/**
+ * Vectors per chunk: at most `most`, and few enough that every thread gets a chunk, but never
+ * under `SMALLEST_SHARED_CHUNK` (so a small corpus is one chunk, encoded without threads).
+ */
+export function chunkRowsFor(count: number, threads: number, most: number): number {
+  return Math.min(most, Math.max(SMALLEST_SHARED_CHUNK, Math.ceil(count / threads)));
+}

@@ -65,12 +65,16 @@ export function encodeJob(setup: EncoderSetup): (job: EncodeJob) => EncodedChunk
   };
 }
 
-/** Encodes chunks on `threads` worker threads (on this thread when `threads` is 1 or less). */
+/**
+ * Encodes `chunks` chunks on up to `threads` worker threads: no more threads than chunks, and
+ * on this thread when that leaves one (a small corpus does not wait for threads to start).
+ */
 export class ChunkEncoder {
   readonly #pool: WorkerPool<EncodeJob, EncodedChunk> | undefined;
   readonly #local: ((job: EncodeJob) => EncodedChunk) | undefined;
 
-  constructor(setup: EncoderSetup, threads: number) {
+  constructor(setup: EncoderSetup, threads: number, chunks: number) {
+    threads = Math.min(threads, chunks);
     if (threads > 1)
       this.#pool = new WorkerPool(import.meta.url, './encode-worker.js', setup, threads);
     else this.#local = encodeJob(setup);

@@ -5,12 +5,17 @@
 import type { FactorySpec } from '../vector-index/factory.js';
 import { flatCodec, flatTrainingPositions } from '../vector-index/flat-build.js';
 import { FILES, flatVectorsFile, storageParams } from '../vector-index/storage.js';
-import { IN_FLIGHT_PER_THREAD, type BuildContext, type BuiltData } from './build-context.js';
+import {
+  chunkRowsFor,
+  IN_FLIGHT_PER_THREAD,
+  type BuildContext,
+  type BuiltData,
+} from './build-context.js';
 import { ChunkEncoder, encoderSetup, type EncodedChunk } from './chunk-encoder.js';
 import { OrderedPipeline } from './ordered.js';
 import { forEachChunk, gatherPositions } from './shard-passes.js';
 
-/** Vectors per chunk handed to a thread. */
+/** The most vectors per chunk handed to a thread. */
 const FLAT_CHUNK = 16_384;
 
 export async function streamFlat(
@@ -28,9 +33,14 @@ export async function streamFlat(
   sampling.done();
   const codec = flatCodec(spec, sample, dim);
   if (codec.ranges) await output.whole(FILES.sq8Ranges, codec.ranges);
+  const chunkRows = chunkRowsFor(count, threads, FLAT_CHUNK);
   const name = flatVectorsFile(codec.storage);
   const writer = await output.writer(name);
-  const encoder = new ChunkEncoder(encoderSetup(dim, ctx.metric, { codec }), threads);
+  const encoder = new ChunkEncoder(
+    encoderSetup(dim, ctx.metric, { codec }),
+    threads,
+    Math.ceil(count / chunkRows),
+  );
   const adding = ctx.bar('add', count, 'vectors');
   try {
     const pipeline = new OrderedPipeline<EncodedChunk>(
@@ -40,7 +50,7 @@ export async function streamFlat(
         adding.tick(c.entries.byteLength / codec.rowBytes);
       },
     );
-    await forEachChunk(ctx.shards, dim, FLAT_CHUNK, (vectors) =>
+    await forEachChunk(ctx.shards, dim, chunkRows, (vectors) =>
       pipeline.push(encoder.encode(vectors)),
     );
     await pipeline.drain();

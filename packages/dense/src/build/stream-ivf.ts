@@ -10,7 +10,12 @@ import { entryBytes, type IvfEncoding } from '../vector-index/ivf-encode.js';
 import { FILES, ivfParams, listVectorsFile } from '../vector-index/storage.js';
 import type { PretrainedIvf } from '../vector-index/train-options.js';
 import { trainOnGpu } from './gpu-training.js';
-import { IN_FLIGHT_PER_THREAD, type BuildContext, type BuiltData } from './build-context.js';
+import {
+  chunkRowsFor,
+  IN_FLIGHT_PER_THREAD,
+  type BuildContext,
+  type BuiltData,
+} from './build-context.js';
 import { ChunkEncoder, encoderSetup, type EncodedChunk } from './chunk-encoder.js';
 import { ListRunBuffer, mergeRuns, type ListSink } from './list-runs.js';
 import { formatBytes } from './memory-budget.js';
@@ -33,7 +38,7 @@ export async function streamIvf(ctx: BuildContext, spec: IvfSpec): Promise<Built
   const { trained, encoding } = await train(ctx, spec);
   const plan = planAdd(ctx, spec, trained.centroids.length * 4, entryBytes(encoding));
   const setup = encoderSetup(dim, metric, { encoding, centroids: trained.centroids });
-  const encoder = new ChunkEncoder(setup, threads);
+  const encoder = new ChunkEncoder(setup, threads, Math.ceil(survey.count / plan.chunkRows));
   let added: Added;
   try {
     const buffer = new ListRunBuffer(spec.nlist, entryBytes(encoding), plan.capacity);
@@ -95,7 +100,8 @@ function planAdd(
   const { threads, memoryBudget: budget, survey } = ctx;
   const rowBytes = survey.dim * 4;
   const inFlight = threads * IN_FLIGHT_PER_THREAD;
-  const chunkRows = Math.max(64, Math.min(16_384, Math.floor(budget / (8 * inFlight * rowBytes))));
+  const budgetRows = Math.floor(budget / (8 * inFlight * rowBytes));
+  const chunkRows = Math.max(64, Math.min(chunkRowsFor(survey.count, threads, 16_384), budgetRows));
   const fixed =
     centroidBytes * (1 + 2 * threads) +
     inFlight * chunkRows * (rowBytes + payload + 4) +
