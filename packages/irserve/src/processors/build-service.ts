@@ -10,7 +10,7 @@ import { deadlineSignal, type DeadlineSignal } from '../util/deadline.js';
 import { type CheckedBatchCall, dedupeBatch, engineBatchCall } from './engine-call.js';
 import { unwrapItem } from './item-failure.js';
 import type { SharedDeadlineSignal } from '../util/shared-deadlines.js';
-import type { Abortable } from '../util/abort-scope.js';
+import { raceAbort, type Abortable } from '../util/abort-scope.js';
 
 export type ProcessorKind = 'batch' | 'single' | 'minimal';
 
@@ -152,8 +152,10 @@ function processorRun<R extends Capability>(
   key: (request: RoleIO[R]['request']) => string,
 ): { run: Run<R>; batcher?: Batcher<RoleIO[R]['request'], RoleIO[R]['result']> } {
   if (spec.processor !== 'batch') {
+    // Alone, the request ends at its signal; the engine call it leaves behind is the engine's.
     return {
-      run: async (request, signal) => unwrapItem((await engineCall([request], { signal }))[0]!),
+      run: async (request, signal) =>
+        unwrapItem((await raceAbort(engineCall([request], { signal }), signal))[0]!),
     };
   }
   const log = spec.logger;

@@ -4,7 +4,7 @@ import { IrserveError, knownIrserveError } from '../errors.js';
 import type { RoleIO } from '../registry/types.js';
 import type { BatchContext } from './batcher.js';
 import { checkResults } from './check-results.js';
-import { AbortScope, raceAbort, type Abortable } from '../util/abort-scope.js';
+import { AbortScope, type Abortable } from '../util/abort-scope.js';
 import type { ItemFailure } from './item-failure.js';
 
 type BatchMethod<R extends Capability> = (
@@ -23,8 +23,9 @@ export type CheckedBatchCall<R extends Capability> = (
  * (unless `checked` is false: irserve's own rules whose results are valid by construction) and
  * a thrown error becomes ERR_ENGINE naming the service; `keysOf` receives the keys of the score
  * maps the check read (see `checkResults`). The engine receives
- * `{ signal }` as its second argument (engines that ignore it keep working); once the signal
- * aborts, the call is abandoned and rejects with its reason (ERR_TIMEOUT for a deadline).
+ * `{ signal }` as its second argument (engines that ignore it keep working). The call settles
+ * when the engine's does, so that whoever runs it (the batcher) knows how many engine calls
+ * are really running: a caller that must not wait past the signal races it (`raceAbort`).
  * Throws a TypeError naming the missing method when the engine cannot serve the role.
  *
  * @example
@@ -55,7 +56,7 @@ export function engineBatchCall<R extends Capability>(
         requests,
         signal ? batchOptions(signal) : undefined,
       );
-      results = await raceAbort(call, signal);
+      results = await call;
     } catch (error) {
       if (signal?.aborted && error === signal.reason) throw error;
       const known = knownIrserveError(error);
