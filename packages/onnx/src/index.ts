@@ -57,6 +57,7 @@ export {
   type Seq2SeqLease,
 } from './runtime/session-pool.js';
 export { Seq2SeqModel, DECODER_INPUTS } from './runtime/seq2seq-model.js';
+export { FirstStepGraph, type FirstStepModel } from './runtime/first-step.js';
 export { ENCODER_INPUTS, type InputCheck } from './runtime/feeds.js';
 export { sessionPoolFor } from './runtime/context-pool.js';
 export { inChunks } from './runtime/batches.js';

@@ -13,7 +13,17 @@ import {
 import { maxDiff } from './helpers.js';
 
 /** Every architecture with every head it has, and the storage variants of one BERT. */
-const ARCHITECTURES = ['bert', 'roberta', 'xlm-roberta', 'electra', 'distilbert', 'qwen3', 'qwen2'];
+const ARCHITECTURES = [
+  'bert',
+  'roberta',
+  'xlm-roberta',
+  'electra',
+  'distilbert',
+  'qwen3',
+  'qwen2',
+  't5',
+  'mt5',
+];
 const VARIANTS = [
   'bert-fp16',
   'bert-bf16',

@@ -22,6 +22,7 @@ export const HEAD_OUTPUT: Record<string, string> = {
   'masked-lm': 'logits',
   colbert: 'token_embeddings',
   'next-token': 'logits',
+  'first-step': 'logits',
 };
 
 export interface Reference {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from 'irserve';
-import { MT5Reranker, SessionPool, predictionTokens } from '@irserve/onnx';
+import { MT5Reranker, SessionPool, Seq2SeqModel, predictionTokens } from '@irserve/onnx';
 import { post, startApp } from './app-helpers.js';
 import { KV_CACHE, TINY_BERT, TINY_CROSS_ENCODER, TINY_T5 } from './helpers.js';
 import { REFERENCE, T5_TOKENS, t5Variant } from './mt5-helpers.js';
@@ -126,8 +126,10 @@ describe('MT5Reranker model folder errors', () => {
       renameSync(join(dir, file), join(dir, 'onnx', file));
     const lease = await new SessionPool().acquireSeq2Seq(dir);
     try {
-      expect(lease.model.encoder.modelFile).toBe(join(dir, 'onnx', 'encoder_model.onnx'));
-      expect(lease.model.decoder.modelFile).toBe(join(dir, 'onnx', 'decoder_model_merged.onnx'));
+      expect(lease.model).toBeInstanceOf(Seq2SeqModel);
+      const model = lease.model as Seq2SeqModel;
+      expect(model.encoder.modelFile).toBe(join(dir, 'onnx', 'encoder_model.onnx'));
+      expect(model.decoder.modelFile).toBe(join(dir, 'onnx', 'decoder_model_merged.onnx'));
     } finally {
       await lease.release();
     }

@@ -20,12 +20,16 @@ import { ConfigReader } from './config-reader.js';
 import { buildDecoderHead, type DecoderHead } from './decoder-heads.js';
 import { buildEncoderHead, encoderHeadOf, type EncoderHead } from './encoder-heads.js';
 import { buildDecoder, decoderSpec, DECODERS, type DecoderType } from './qwen.js';
+import { buildFirstStep, SEQ2SEQ, t5Spec } from './t5.js';
 
 /** The `model_type`s irserve builds graphs for. */
-export const SUPPORTED_MODEL_TYPES: readonly string[] = [...BERT_FAMILY, ...DECODERS];
+export const SUPPORTED_MODEL_TYPES: readonly string[] = [...BERT_FAMILY, ...DECODERS, ...SEQ2SEQ];
 
-/** What a graph computes: an engine asks for the one it needs. */
-export type GraphHead = EncoderHead | DecoderHead;
+/**
+ * What a graph computes: an engine asks for the one it needs (`first-step`: an
+ * encoder-decoder's logits at the decoder's first step).
+ */
+export type GraphHead = EncoderHead | DecoderHead | 'first-step';
 
 const ENCODER_HEADS: readonly EncoderHead[] = ['hidden', 'classifier', 'masked-lm', 'colbert'];
 const DECODER_HEADS: readonly DecoderHead[] = ['hidden', 'next-token', 'classifier'];
@@ -76,16 +80,27 @@ export function buildCheckpointGraph(
   const has = (name: string) => weights.has(name);
   const architectures = architecturesOf(config);
   const decoder = (DECODERS as readonly string[]).includes(modelType);
+  const seq2seq = (SEQ2SEQ as readonly string[]).includes(modelType);
   const chosen =
-    head ?? (decoder ? decoderHeadOf(architectures) : encoderHeadOf(architectures, has));
-  const heads: readonly GraphHead[] = decoder ? DECODER_HEADS : ENCODER_HEADS;
+    head ??
+    (seq2seq
+      ? 'first-step'
+      : decoder
+        ? decoderHeadOf(architectures)
+        : encoderHeadOf(architectures, has));
+  const heads: readonly GraphHead[] = seq2seq
+    ? ['first-step']
+    : decoder
+      ? DECODER_HEADS
+      : ENCODER_HEADS;
   if (!heads.includes(chosen))
     throw modelError(
       folder,
       `a ${modelType} checkpoint has no ${chosen} head (irserve builds ${heads.join(', ')} for it)`,
     );
   let limit: number | undefined;
-  if (decoder) {
+  if (seq2seq) buildFirstStep(layers, t5Spec(reader), options.tokens);
+  else if (decoder) {
     const spec = decoderSpec(modelType as DecoderType, reader, has);
     buildDecoderHead(
       layers,

@@ -120,9 +120,10 @@ export class Layers {
   }
 
   /**
-   * Multi-head self-attention over `[batch, sequence, hidden]` queries, keys and values
-   * (ONNX Runtime's fused `MultiHeadAttention`): `mask` is the `[batch, sequence]` int32
-   * padding mask; `causal` hides later positions.
+   * Multi-head attention of `[batch, queries, width]` queries over `[batch, keys, width]` keys
+   * and values (ONNX Runtime's fused `MultiHeadAttention`): `mask` is the `[batch, keys]` int32
+   * padding mask; `causal` hides later positions; `bias` is added to the scores
+   * (`[1, heads, queries, keys]`); `scale` multiplies them (default 1/√(width / heads)).
    */
   attention(
     q: string,
@@ -130,11 +131,11 @@ export class Layers {
     v: string,
     mask: string,
     heads: number,
-    options: { causal?: boolean; scale?: number } = {},
+    options: { causal?: boolean; scale?: number; bias?: string } = {},
   ): string {
     return this.g.node(
       'MultiHeadAttention',
-      [q, k, v, '', mask],
+      options.bias ? [q, k, v, '', mask, options.bias] : [q, k, v, '', mask],
       {
         num_heads: heads,
         ...(options.causal ? { unidirectional: 1 } : {}),

@@ -1,6 +1,7 @@
 /**
  * `MT5Reranker` (score role): RoutIR's monoT5 / mT5 reranker on a local seq2seq export
- * (encoder_model.onnx + decoder_model.onnx or decoder_model_merged.onnx). A pair's score is
+ * (encoder_model.onnx + decoder_model.onnx or decoder_model_merged.onnx) or on a T5 / mT5
+ * checkpoint folder, of which irserve builds the graph (architectures/t5.ts). A pair's score is
  * log p(true) against p(false) at the decoder's first step. Usable as `>> rerank` in a
  * pipeline; long queries and passages are cut, batches split to `batch_size`.
  * `MonoT5Reranker` is the same engine under the name monoT5 users look for.
@@ -41,7 +42,7 @@ export class MT5Reranker extends LeasedReranker<Ready> {
         token_false: tokens.false,
         token_true: tokens.true,
         tokens_from: tokens.source,
-        device: lease.model.encoder.device,
+        device: lease.model.device,
       },
       'seq2seq reranker loaded',
     );

@@ -8,7 +8,9 @@ import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import { modelError } from '../errors.js';
 import type { Seq2SeqFolder } from '../folder/seq2seq-folder.js';
 import type { EncodedBatch } from '../tokenizer/encoded-batch.js';
+import type { DeviceChoice } from './device.js';
 import type { InputCheck } from './feeds.js';
+import type { FirstStepModel } from './first-step.js';
 import { ModelSession } from './model-session.js';
 import type { SessionOptions } from './session-options.js';
 import { toFloatTensor, type FloatTensor } from './tensors.js';
@@ -27,7 +29,7 @@ export const DECODER_INPUTS: InputCheck = {
   hint: "a seq2seq decoder takes input_ids, encoder_hidden_states, encoder_attention_mask and, when merged, use_cache_branch and past_key_values.*, as Optimum's decoder_model.onnx / decoder_model_merged.onnx do",
 };
 
-export class Seq2SeqModel {
+export class Seq2SeqModel implements FirstStepModel {
   readonly encoder: ModelSession;
   readonly decoder: ModelSession;
   readonly decoderStartTokenId: number;
@@ -87,6 +89,11 @@ export class Seq2SeqModel {
     } finally {
       for (const tensor of Object.values(feeds)) tensor.dispose();
     }
+  }
+
+  /** The providers the encoder runs on (the decoder's are the same). */
+  get device(): DeviceChoice {
+    return this.encoder.device;
   }
 
   async release(): Promise<void> {

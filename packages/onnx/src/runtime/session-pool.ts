@@ -4,7 +4,11 @@
  * release frees it. A pool belongs to an app (see `sessionPoolFor`), never to the module.
  */
 import { SharedByKey } from 'irserve/plugin';
-import { buildCheckpointGraph, type GraphHead } from '../architectures/checkpoint-graph.js';
+import {
+  buildCheckpointGraph,
+  type CheckpointGraph,
+  type GraphHead,
+} from '../architectures/checkpoint-graph.js';
 import { loadWeights } from '../checkpoint/weight-files.js';
 import { modelError } from '../errors.js';
 import { loadModelFolder, type ModelFolder } from '../folder/model-folder.js';
@@ -15,6 +19,7 @@ import {
 } from '../folder/seq2seq-folder.js';
 import { TextTokenizer } from '../tokenizer/text-tokenizer.js';
 import { ModelSession } from './model-session.js';
+import { FirstStepGraph, type FirstStepModel } from './first-step.js';
 import { Seq2SeqModel } from './seq2seq-model.js';
 import { sessionOptions, sessionOptionsKey, type SessionOptions } from './session-options.js';
 
@@ -51,7 +56,7 @@ export interface AcquireOptions extends Partial<SessionOptions> {
 export interface LoadedSeq2Seq {
   readonly folder: ModelFolder;
   readonly tokenizer: TextTokenizer;
-  readonly model: Seq2SeqModel;
+  readonly model: FirstStepModel;
 }
 
 /** A hold on a shared seq2seq model; `release()` once when done. */
@@ -117,8 +122,50 @@ async function loadSeq2Seq(
   settings: SessionOptions,
 ): Promise<LoadedSeq2Seq> {
   const tokenizer = TextTokenizer.fromFolder(folder.folder);
-  const model = await Seq2SeqModel.create(folder, settings);
-  return { folder: folder.folder, tokenizer, model };
+  if (folder.format === 'onnx')
+    return { folder: folder.folder, tokenizer, model: await Seq2SeqModel.create(folder, settings) };
+  const { session, graph } = await buildSession(folder.folder, settings, 'first-step', undefined);
+  const vocab = folder.folder.config.vocab_size;
+  const model = new FirstStepGraph(session, typeof vocab === 'number' ? vocab : undefined);
+  return { folder: withLimit(folder.folder, graph.maxTokens), tokenizer, model };
+}
+
+/** The ids of `tokens` in the tokenizer; a token it lacks is a start-up error. */
+function tokenIds(
+  folder: string,
+  tokenizer: TextTokenizer,
+  tokens: readonly string[] | undefined,
+): number[] | undefined {
+  return tokens?.map((token) => {
+    const id = tokenizer.tokenId(token);
+    if (id === undefined)
+      throw modelError(folder, `the tokenizer has no token ${JSON.stringify(token)}`);
+    return id;
+  });
+}
+
+/** Builds the checkpoint's graph of `head` and creates its session. */
+async function buildSession(
+  folder: ModelFolder,
+  settings: SessionOptions,
+  head: GraphHead | undefined,
+  tokens: readonly number[] | undefined,
+): Promise<{ session: ModelSession; graph: CheckpointGraph }> {
+  const weights = await loadWeights(folder.path);
+  const graph = buildCheckpointGraph(folder.path, folder.config, weights, head, {
+    ...(tokens ? { tokens } : {}),
+  });
+  const session = await ModelSession.create(
+    { label: folder.modelFile, bytes: graph.bytes, weightsFolder: graph.weightsFolder },
+    settings,
+  );
+  return { session, graph };
+}
+
+/** The folder with its longest input capped at what the architecture takes. */
+function withLimit(folder: ModelFolder, limit: number | undefined): ModelFolder {
+  if (limit === undefined) return folder;
+  return { ...folder, maxLength: Math.min(folder.maxLength ?? limit, limit) };
 }
 
 async function load(
@@ -130,25 +177,10 @@ async function load(
   const tokenizer = TextTokenizer.fromFolder(folder);
   if (folder.format === 'onnx')
     return { folder, tokenizer, session: await ModelSession.create(folder.modelFile, settings) };
-  const ids = tokens?.map((token) => {
-    const id = tokenizer.tokenId(token);
-    if (id === undefined)
-      throw modelError(folder.path, `the tokenizer has no token ${JSON.stringify(token)}`);
-    return id;
-  });
-  const weights = await loadWeights(folder.path);
-  const graph = buildCheckpointGraph(folder.path, folder.config, weights, head, {
-    ...(ids ? { tokens: ids } : {}),
-  });
-  const session = await ModelSession.create(
-    { label: folder.modelFile, bytes: graph.bytes, weightsFolder: graph.weightsFolder },
-    settings,
-  );
-  const limit = graph.maxTokens;
-  const maxLength =
-    limit === undefined ? folder.maxLength : Math.min(folder.maxLength ?? limit, limit);
+  const ids = tokenIds(folder.path, tokenizer, tokens);
+  const { session, graph } = await buildSession(folder, settings, head, ids);
   return {
-    folder: { ...folder, maxLength },
+    folder: withLimit(folder, graph.maxTokens),
     tokenizer,
     session,
     built: { modelType: graph.modelType, head: graph.head },
