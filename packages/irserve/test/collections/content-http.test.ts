@@ -237,7 +237,7 @@ describe('GET /content/:collection/:id', () => {
     expect(text.body).toBe('hello');
     const image = await server.inject({ method: 'GET', url: '/content/docs/d1?view=image' });
     expect(image.headers['content-type']).toBe('image/png');
-    expect(image.headers['x-content-type-options']).toBe('nosniff');
+    expect(image.headers['content-security-policy']).toBe('sandbox');
     expect(image.rawPayload).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     expect((await server.inject({ method: 'GET', url: '/content/docs/a/b' })).body).toBe('slash');
     expect((await server.inject({ method: 'GET', url: '/content/docs/a%2Fb' })).body).toBe('slash');
