@@ -12,6 +12,8 @@ Usage:
   irserve init <folder|file.jsonl> write a starter config for your JSONL documents
   irserve warmup <config.json>     build every offset map and index ahead of serving
   irserve eval <config.json> ...   evaluate a pipeline on queries and qrels
+  irserve experiment <config.json> ...
+                                   compare pipelines: measures, significance, report
   irserve mcp <config.json>        serve the config as an MCP server over stdio (docs/mcp.md)
   irserve --print_config_schema    print the JSON Schema of the config file
   irserve --help | --version
@@ -140,11 +142,11 @@ const EVALUATION_FLAGS = {
   }),
   queries: flag.string({
     placeholder: 'FILE',
-    help: 'JSONL: {"id": ..., "text": ...} per line ("_id" and "query" also read; required)',
+    help: 'JSONL: {"id": ..., "text": ...} per line ("_id" and "query" also\nread; required)',
   }),
   qrels: flag.string({
     placeholder: 'FILE',
-    help: 'TREC qrels (qid 0 docid rel) or BEIR TSV (query-id corpus-id score; required)',
+    help: 'TREC qrels (qid 0 docid rel) or BEIR TSV (query-id corpus-id\nscore; required)',
   }),
   concurrency: flag.integer({
     min: 1,
@@ -157,7 +159,7 @@ const EVALUATION_FLAGS = {
 /** `--max_failures`: how many failed queries a run tolerates (each scores 0). */
 const MAX_FAILURES = flag.integer({
   default: 50,
-  help: 'stop after more than N failed queries (default 50; a failed query scores 0,\nis reported, and makes the exit code 1)',
+  help: 'stop after more than N failed queries (default 50; a failed query\nscores 0, is reported, and makes the exit code 1)',
 });
 
 export const EVAL = {
@@ -185,6 +187,58 @@ export const EVAL = {
     run: flag.string({
       placeholder: 'FILE',
       help: 'also write the run in TREC format (qid Q0 docid rank score irserve); its\nfolder is created',
+    }),
+    max_failures: MAX_FAILURES,
+    log_level: commonFlags.logLevel('warn'),
+  },
+} satisfies CommandSpec;
+
+/** The measures `irserve experiment` reports when --measures is not given. */
+const EXPERIMENT_MEASURES = 'nDCG@10,AP,RR,P@10,R@100,R@1000,Judged@10';
+
+export const EXPERIMENT = {
+  name: 'irserve experiment',
+  usage: [
+    'irserve experiment <config.json> --queries <queries.jsonl> --qrels <qrels.tsv>',
+    '                   --pipeline [name=]<expr> --pipeline [name=]<expr> ... [--baseline <name|n>]',
+    '                   [--collection <name>] [--measures <list>] [--out <dir>]',
+  ],
+  description:
+    "Runs every judged query through every pipeline (in process, sharing the services' caches),\n" +
+    "prints each pipeline's measures and, against the baseline, paired t-test and randomisation\n" +
+    "test p-values (Holm-Bonferroni-adjusted), Cohen's d and wins/losses/ties. Everything is\n" +
+    'checked before the first query. docs/experiments.md.',
+  positionals: [CONFIG],
+  flags: {
+    pipeline: flag.strings({
+      placeholder: '[NAME=]EXPR',
+      help: 'a pipeline expression or alias, repeated; name= names it (required)',
+    }),
+    baseline: flag.string({
+      placeholder: 'NAME|N',
+      help: 'the pipeline the others are compared with: its name or position\n(default the first)',
+    }),
+    ...EVALUATION_FLAGS,
+    measures: flag.string({
+      placeholder: 'LIST',
+      default: EXPERIMENT_MEASURES,
+      help: `ir_measures names, comma-separated (default\n${EXPERIMENT_MEASURES}; P(rel=2)@5 for graded qrels)`,
+    }),
+    out: flag.string({
+      placeholder: 'DIR',
+      help: 'write report.html (self-contained), results.json, per-query.csv and\nruns/<n>-<name>.trec there (created)',
+    }),
+    title: flag.string({ placeholder: 'TEXT', help: "the report's title" }),
+    trials: flag.integer({
+      min: 100,
+      max: 10_000_000,
+      default: 10_000,
+      help: 'random sign flips of the randomisation test (default 10000)',
+    }),
+    seed: flag.integer({
+      max: 2 ** 32 - 1,
+      default: 42,
+      help: 'seed of the randomisation test (default 42)',
     }),
     max_failures: MAX_FAILURES,
     log_level: commonFlags.logLevel('warn'),

@@ -1,22 +1,12 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runIrserve } from '../helpers/run-cli.js';
+import { CRANFIELD_FLAGS, QUICKSTART_CONFIG, runIrserve } from '../helpers/run-cli.js';
 
-const quickstart = resolve(import.meta.dirname, '../../../../examples/quickstart');
-const data = join(quickstart, 'data/cranfield');
-const files = [
-  '--queries',
-  join(data, 'queries.jsonl'),
-  '--qrels',
-  join(data, 'qrels.tsv'),
-  '--log_level',
-  'silent',
-];
-const evalOn = (...argv: string[]) =>
-  runIrserve(['eval', join(quickstart, 'config.json'), ...files, ...argv]);
+const files = CRANFIELD_FLAGS;
+const evalOn = (...argv: string[]) => runIrserve(['eval', QUICKSTART_CONFIG, ...files, ...argv]);
 
 // Generous: the first test builds the quickstart's indexes on a shared, busy machine.
 describe('irserve eval on the quickstart', { timeout: 90_000 }, () => {

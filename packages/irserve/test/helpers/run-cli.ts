@@ -1,3 +1,4 @@
+import { join, resolve } from 'node:path';
 import { main } from '../../src/cli/main.js';
 
 /** What a command printed and its exit code. */
@@ -19,3 +20,16 @@ export async function runIrserve(argv: string[]): Promise<CliRun> {
   const code = await main(argv, {}, { out: (l) => out.push(l), err: (l) => err.push(l) });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
+
+/** The bundled quickstart's config and its Cranfield queries and qrels. */
+export const QUICKSTART_CONFIG = resolve(
+  import.meta.dirname,
+  '../../../../examples/quickstart/config.json',
+);
+const CRANFIELD = resolve(import.meta.dirname, '../../../../examples/quickstart/data/cranfield');
+
+/** The flags that point an evaluation command at Cranfield's judged queries, quietly. */
+export const CRANFIELD_FLAGS = [
+  ...['--queries', join(CRANFIELD, 'queries.jsonl'), '--qrels', join(CRANFIELD, 'qrels.tsv')],
+  ...['--log_level', 'silent'],
+];
