@@ -2,16 +2,42 @@ import { z } from '../../prebundled/zod.js';
 import type { FuseRequest, Scores } from '../contract.js';
 import type { FusedScores } from './rankings.js';
 
+/** `rrf_k` in a fusion service's config: the k every request gets unless it sends its own. */
+export const rrfKSetting = z
+  .number({ error: 'must be a non-negative number' })
+  .nonnegative('must be a non-negative number')
+  .finite('must be a non-negative number')
+  .optional()
+  .describe('RRF constant k for requests that send no rrf_k (default 60)');
+
+/** `weights` in a fusion service's config: one per ranking (per branch in a pipeline). */
+export const weightsSetting = z
+  .array(z.number().nonnegative().finite(), { error: 'must be an array of non-negative numbers' })
+  .optional()
+  .describe('one weight per ranking (per branch in a pipeline) for requests that send none');
+
 /**
  * Base of the built-in fusion rules: a stateless `fuse` engine whose batch method fuses each
- * request on its own. The registry constructs engines with an init object; fusion rules need
- * none of it (no config, no collections), so the constructor takes nothing.
+ * request on its own. A rule's parameters (`rrf_k`, `weights`) come with each request; a
+ * service declared in the config with a rule as its engine may set them in its `config`, as
+ * defaults for requests that send none (that is how tuned weights become a pipeline alias:
+ * docs/experiments.md). The built-in services under the class names have none.
+ *
+ * @example
+ * // config: { "name": "tuned", "engine": "WeightedRRF", "config": { "weights": [0.7, 0.3] } }
  */
 export abstract class FusionRule {
-  /** No settings: a rule's parameters (`rrf_k`, `weights`) come with each request. */
-  static readonly configSchema = z
+  /** No settings by default; the rules with parameters declare theirs (rrf_k, weights). */
+  static readonly configSchema: z.ZodType = z
     .strictObject({})
-    .describe('Fusion rules take no config; send rrf_k or weights with each request.');
+    .describe('This fusion rule takes no config.');
+
+  /** The service's config: parameter defaults (already checked against `configSchema`). */
+  readonly #defaults: Readonly<Record<string, unknown>>;
+
+  constructor(init?: { config?: Record<string, unknown> }) {
+    this.#defaults = init?.config ?? {};
+  }
 
   /** Engine contract: true exactly when `fuseBatch` exists (it always does here). */
   get canFuse(): boolean {
@@ -35,6 +61,17 @@ export abstract class FusionRule {
     const keys = fused.keys;
     if (keys !== undefined) this.#keys.set(fused.scores, keys);
     return fused.scores;
+  }
+
+  /** The request with the service's defaults for the parameters it does not send. */
+  protected withDefaults(request: FuseRequest): FuseRequest {
+    let merged: FuseRequest | undefined;
+    for (const key in this.#defaults) {
+      if (request[key] !== undefined) continue;
+      merged ??= { ...request };
+      merged[key] = this.#defaults[key];
+    }
+    return merged ?? request;
   }
 
   /** Fuses one request's rankings into one document id to score map. */

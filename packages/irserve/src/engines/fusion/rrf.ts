@@ -1,5 +1,6 @@
 import type { FuseRequest, Scores } from '../contract.js';
-import { FusionRule } from './fusion-rule.js';
+import { z } from '../../prebundled/zod.js';
+import { FusionRule, rrfKSetting, weightsSetting } from './fusion-rule.js';
 import { nonNegativeNumber, rankingWeights } from './params.js';
 import { FusedScores, forEachRank, rankingKeys } from './rankings.js';
 
@@ -9,12 +10,18 @@ export const DEFAULT_RRF_K = 60;
 /**
  * Reciprocal rank fusion: `score(d) = sum over rankings i holding d of 1 / (k + rank_i(d))`,
  * ranks from 1 by descending score, ties sharing the best rank. `rrf_k` (>= 0) overrides k = 60.
- * Raw scores only decide the ranks. No rankings, or only empty ones, give `{}`.
+ * Raw scores only decide the ranks. No rankings, or only empty ones, give `{}`. A service of
+ * this engine may set `rrf_k` in its config for the requests that send none.
  *
  * @example fuse({ rankings: [{ a: 3, b: 2 }, { b: 9 }] }) // { a: 1/61, b: 1/62 + 1/61 }
  */
 export class RRF extends FusionRule {
-  fuse(request: FuseRequest): Scores {
+  static override readonly configSchema = z
+    .strictObject({ rrf_k: rrfKSetting })
+    .describe('Defaults for requests that send no rrf_k.');
+
+  fuse(given: FuseRequest): Scores {
+    const request = this.withDefaults(given);
     const k = nonNegativeNumber(request, 'rrf_k', DEFAULT_RRF_K);
     return this.keep(reciprocalRanks(request, k, undefined));
   }
@@ -23,10 +30,16 @@ export class RRF extends FusionRule {
 /**
  * Weighted reciprocal rank fusion: `score(d) = sum_i w_i / (k + rank_i(d))`. `weights` gives one
  * non-negative weight per ranking (per branch in a pipeline); absent, every weight is 1 and the
- * result equals RRF. `rrf_k` as for RRF.
+ * result equals RRF. `rrf_k` as for RRF. A service of this engine may set `weights` and `rrf_k`
+ * in its config for the requests that send none (`irserve tune` writes such a service).
  */
 export class WeightedRRF extends FusionRule {
-  fuse(request: FuseRequest): Scores {
+  static override readonly configSchema = z
+    .strictObject({ rrf_k: rrfKSetting, weights: weightsSetting })
+    .describe('Defaults for requests that send no rrf_k or weights.');
+
+  fuse(given: FuseRequest): Scores {
+    const request = this.withDefaults(given);
     const k = nonNegativeNumber(request, 'rrf_k', DEFAULT_RRF_K);
     return this.keep(reciprocalRanks(request, k, rankingWeights(request)));
   }
