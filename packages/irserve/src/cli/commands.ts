@@ -1,6 +1,6 @@
 import type { CommandSpec, FlagSpecs } from '../cli-kit/index.js';
 import type { CommandRun } from './command-run.js';
-import { EVAL, EXPERIMENT, INIT, MCP, PRINT_CONFIG_SCHEMA, SERVE, WARMUP } from './usage.js';
+import { EVAL, EXPERIMENT, INIT, MCP, PRINT_CONFIG_SCHEMA, SERVE, TUNE, WARMUP } from './usage.js';
 
 export interface Command<S extends FlagSpecs = FlagSpecs> {
   /** Usage, arguments and flags: `irserve <command> --help` prints it without loading `load`. */
@@ -32,6 +32,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     spec: EXPERIMENT,
     load: async () => (await import('./experiment.js')).experimentCommand,
   }),
+  tune: command({ spec: TUNE, load: async () => (await import('./tune.js')).tuneCommand }),
   init: command({ spec: INIT, load: async () => (await import('./init.js')).initCommand }),
   // The MCP SDK is loaded only for this command: the others' start-up pays nothing for it.
   mcp: command({ spec: MCP, load: async () => (await import('./mcp.js')).mcpCommand }),

@@ -14,6 +14,7 @@ Usage:
   irserve eval <config.json> ...   evaluate a pipeline on queries and qrels
   irserve experiment <config.json> ...
                                    compare pipelines: measures, significance, report
+  irserve tune <config.json> ...   learn fusion weights from qrels (cross-validated)
   irserve mcp <config.json>        serve the config as an MCP server over stdio (docs/mcp.md)
   irserve --print_config_schema    print the JSON Schema of the config file
   irserve --help | --version
@@ -241,6 +242,70 @@ export const EXPERIMENT = {
       help: 'seed of the randomisation test (default 42)',
     }),
     max_failures: MAX_FAILURES,
+    log_level: commonFlags.logLevel('warn'),
+  },
+} satisfies CommandSpec;
+
+export const TUNE = {
+  name: 'irserve tune',
+  usage: [
+    'irserve tune <config.json> --pipeline "{a, b, ...}Rule%N" --queries <queries.jsonl>',
+    '             --qrels <qrels.tsv> [--measure nDCG@10] [--folds 5] [--name tuned]',
+  ],
+  description:
+    "Learns the parameters of a fusion from the judgements: WeightedRRF's weights and k,\n" +
+    "ScoreFusion's weights, RRF's k. The branches run once per query; every setting is then fused\n" +
+    "as the server fuses and measured. k-fold cross-validation picks a setting on each fold's\n" +
+    'training queries and measures it on the held-out ones (the gain to expect); the setting picked\n' +
+    'on every query is checked through the server and printed as a config snippet: a fusion\n' +
+    'service with the parameters and a pipeline alias using it. docs/experiments.md.',
+  positionals: [CONFIG],
+  flags: {
+    pipeline: flag.string({
+      placeholder: 'EXPR',
+      help: 'one fusion group, or an alias of one: "{bm25, dense}WeightedRRF%100"\n(required)',
+    }),
+    fusion: flag.choice(['WeightedRRF', 'ScoreFusion', 'RRF'] as const, {
+      help: 'the rule when the merger is a configured service',
+    }),
+    ...EVALUATION_FLAGS,
+    measure: flag.string({
+      placeholder: 'NAME',
+      default: 'nDCG@10',
+      help: 'what to maximise (default nDCG@10; any ir_measures name)',
+    }),
+    folds: flag.integer({
+      min: 2,
+      max: 100,
+      default: 5,
+      help: 'cross-validation folds (default 5)',
+    }),
+    search: flag.choice(['auto', 'grid', 'coordinate'] as const, {
+      default: 'auto',
+      help: "grid (every setting, as ranx's optimize_fusion), coordinate (coordinate\nascent from equal weights), or auto (default: grid up to 2000 settings)",
+    }),
+    step: flag.number({
+      default: 0.1,
+      help: 'grid step of the weights, which sum to 1 (default 0.1)',
+    }),
+    k: flag.string({
+      placeholder: 'LIST',
+      help: 'k values to try (default 10,20,...,100; one value fixes k)',
+    }),
+    seed: flag.integer({
+      max: 2 ** 32 - 1,
+      default: 42,
+      help: "seed of the folds' shuffle (default 42)",
+    }),
+    name: flag.string({
+      placeholder: 'ALIAS',
+      default: 'tuned',
+      help: 'the alias to write (default tuned; the service is <alias>-fusion)',
+    }),
+    out: flag.string({
+      placeholder: 'FILE',
+      help: 'also write the snippet and every figure as JSON',
+    }),
     log_level: commonFlags.logLevel('warn'),
   },
 } satisfies CommandSpec;

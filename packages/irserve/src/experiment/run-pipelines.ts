@@ -23,6 +23,8 @@ export interface RunPipelinesOptions {
   interactive: boolean;
   /** Runs after the checks, before the engines start (creating output files and folders). */
   prepare?: () => Promise<void>;
+  /** Sent with every request (fusion parameters being tried). */
+  runtimeKwargs?: Record<string, Record<string, unknown>> | undefined;
 }
 
 /**
@@ -52,7 +54,12 @@ export async function runPipelines(
   options: RunPipelinesOptions,
 ): Promise<QueryRuns & { seconds: number }> {
   const { source, specs, collection, queries, logger } = options;
-  const requests = specs.map((spec) => ({ name: spec.name, pipeline: spec.pipeline, collection }));
+  const requests = specs.map((spec) => ({
+    name: spec.name,
+    pipeline: spec.pipeline,
+    collection,
+    runtime_kwargs: options.runtimeKwargs,
+  }));
   await checkPipelines(source, requests);
   await options.prepare?.();
   await source.start();
