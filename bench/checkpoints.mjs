@@ -14,7 +14,7 @@
 // --dir keeps the generated folders there (and reuses them on the next run); --keep keeps the
 // temporary folder otherwise deleted.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,16 +76,25 @@ function texts(count, words) {
 }
 
 function generate(dir, shape) {
-  if (existsSync(join(dir, 'checkpoint', 'config.json')) && existsSync(join(dir, 'export'))) return;
+  if (
+    existsSync(join(dir, 'checkpoint', 'config.json')) &&
+    existsSync(join(dir, 'export', 'model.onnx'))
+  )
+    return;
   const script = new URL('packages/onnx/test/fixtures/make-checkpoints.py', root).pathname;
   const python = ['/usr/bin/python3', 'python3'].find(
     (p) => spawnSync(p, ['-c', 'import torch']).status === 0,
   );
   if (!python) throw new Error('needs python3 with torch (Debian: apt install python3-torch)');
   const run = spawnSync(python, [script, '--bench', dir, '--shape', shape], {
-    stdio: ['ignore', 'inherit', 'ignore'],
+    stdio: ['ignore', 'inherit', 'pipe'],
+    encoding: 'utf8',
   });
-  if (run.status !== 0) throw new Error(`generating the ${shape} checkpoint failed`);
+  if (run.status !== 0) {
+    rmSync(join(dir, 'export'), { recursive: true, force: true });
+    const why = run.stderr.trim().split('\n').slice(-3).join('\n');
+    throw new Error(`generating the ${shape} checkpoint failed:\n${why}`);
+  }
 }
 
 function load(folder, head) {
