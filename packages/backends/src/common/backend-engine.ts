@@ -29,6 +29,11 @@ export interface BackendSetup<Client> {
   check: (client: Client) => Promise<unknown>;
   /** Releases a client (pools closed, sockets ended). */
   release: (client: Client) => Promise<void>;
+  /**
+   * Checks that the back-end answers at all, on a connection of its own, within the engine's
+   * time limits: run when a call got no answer (a frozen server goes down, a busy one stays up).
+   */
+  ping?: () => Promise<unknown>;
 }
 
 /**
@@ -70,6 +75,7 @@ export abstract class BackendEngine<Client> extends BaseEngine {
       secrets: this.#secrets,
       connect: () => connectChecked(setup),
       release: setup.release,
+      ...(setup.ping ? { ping: setup.ping } : {}),
     });
   }
 

@@ -6,6 +6,7 @@
  * restart. A request that finds the back-end unreachable puts the link back into that state.
  */
 import { IrserveError, type EngineContext } from 'irserve/plugin';
+import { isNoAnswer } from './no-answer.js';
 import { describe, isTimeout, redactSecrets } from './upstream-error.js';
 
 type Logger = EngineContext['logger'];
@@ -21,6 +22,8 @@ export interface BackendLinkOptions<Client> {
   connect: () => Promise<Client>;
   /** Releases a client (pools closed, sockets ended). */
   release: (client: Client) => Promise<void>;
+  /** Checks the back-end answers at all, on a connection of its own (see `reportFailure`). */
+  ping?: () => Promise<unknown>;
   /** Longest wait between two background attempts, in ms. */
   maxRetryMs: number;
   secrets?: readonly string[];
@@ -46,6 +49,7 @@ export class BackendLink<Client> {
   #client: Client | undefined;
   #timer: NodeJS.Timeout | undefined;
   #attempt: Promise<void> | undefined;
+  #probe: Promise<void> | undefined;
   #failures = 0;
 
   constructor(options: BackendLinkOptions<Client>) {
@@ -77,10 +81,30 @@ export class BackendLink<Client> {
 
   /**
    * Called with a request's failure: when it says the connection is gone, the link goes down
-   * and reconnects in the background. Other failures (a bad query, a timeout) leave it up.
+   * and reconnects in the background. A call that got no answer at all in time (`isNoAnswer`: a
+   * frozen server, a half-open socket) makes the link `ping` the back-end on a fresh connection:
+   * when that fails too, the link goes down the same way; a server that is only busy passes the
+   * check and stays up. Other failures (a bad query, a server-side timeout) leave it up.
    */
   reportFailure(error: unknown): void {
-    if (this.#state !== 'up' || !isConnectionLost(error)) return;
+    if (this.#state !== 'up') return;
+    if (isConnectionLost(error)) this.#lose(error);
+    else if (isNoAnswer(error)) this.#probe ??= this.#checkAlive(error);
+  }
+
+  /** Pings on a fresh connection: a back-end that does not answer that either is down. */
+  async #checkAlive(noAnswer: unknown): Promise<void> {
+    try {
+      await this.#options.ping?.();
+    } catch {
+      if (this.#state === 'up') this.#lose(noAnswer);
+    } finally {
+      this.#probe = undefined;
+    }
+  }
+
+  /** Down: the client released, reconnection scheduled. */
+  #lose(error: unknown): void {
     const client = this.#client;
     this.#client = undefined;
     this.#markDown(error);
@@ -102,6 +126,7 @@ export class BackendLink<Client> {
     this.#state = 'closed';
     clearTimeout(this.#timer);
     await this.#attempt?.catch(() => undefined);
+    await this.#probe;
     const client = this.#client;
     this.#client = undefined;
     if (client !== undefined) await this.#options.release(client);

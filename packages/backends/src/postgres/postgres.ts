@@ -21,6 +21,7 @@ import { BackendEngine } from '../common/backend-engine.js';
 import { secretFrom } from '../common/config.js';
 import { similarity } from '../common/similarity.js';
 import { backendCollection } from '../common/text-collection.js';
+import { deadlineIn } from '../common/no-answer.js';
 import { searchRequests, type CheckedSearch } from '../common/requests.js';
 import { parsePostgresConfig, postgresConfigSchema, type PostgresConfig } from './config.js';
 import { poolConfig, postgresAddress } from './pool-config.js';
@@ -57,6 +58,7 @@ export class Postgres extends BackendEngine<pg.Pool> {
         await pool.end();
         await this.#canceller.close();
       },
+      ping: () => ping(config),
     });
   }
 
@@ -140,9 +142,10 @@ export class Postgres extends BackendEngine<pg.Pool> {
   }
 
   /**
-   * One statement on the pool, retried on a broken connection; failures become ERR_UPSTREAM.
-   * With a batch's (or a lookup's) `options`, the statement is cancelled on the server once
-   * nobody waits for its answer (QueryCanceller).
+   * One statement on the pool, retried on a broken connection, all within the engine's
+   * `timeout`; failures become ERR_UPSTREAM (ERR_UPSTREAM_TIMEOUT past the timeout). With a
+   * batch's (or a lookup's) `options`, the statement is cancelled on the server once nobody
+   * waits for its answer (QueryCanceller).
    */
   #query<Row extends object = { id: string; score: number }>(
     statement: sql.Statement,
@@ -154,11 +157,10 @@ export class Postgres extends BackendEngine<pg.Pool> {
       vectorSettings && knobs
         ? this.#withVectorSettings<Row>(client, statement)
         : client.query<Row>(statement.text, statement.values);
+    // One deadline for the wait for a connection, the statement and its retries.
+    const deadline = deadlineIn(this.settings.timeout);
     return this.call(
-      (pool) =>
-        options === undefined && !(vectorSettings && knobs)
-          ? pool.query<Row>(statement.text, statement.values)
-          : this.#canceller.withClient(pool, options, run),
+      (pool) => this.#canceller.withClient(pool, options, run, deadline),
       this.settings.retries,
     );
   }
@@ -185,4 +187,24 @@ function toScores(rows: { id: string; score: number }[]): Scores {
   const scores: Scores = Object.create(null) as Scores;
   for (const row of rows) if (!Object.hasOwn(scores, row.id)) scores[row.id] = Number(row.score);
   return scores;
+}
+
+/** A server that answers no ping within this long (or the engine's `timeout`) is down. */
+const PING_LIMIT_MS = 5_000;
+
+/**
+ * `SELECT 1` on a connection of its own, within the engine's `timeout` but never less than
+ * PING_LIMIT_MS: a loaded machine's slow authentication must not pass for a frozen server.
+ */
+async function ping(config: pg.PoolConfig): Promise<void> {
+  const limit = Math.max(config.connectionTimeoutMillis ?? 0, PING_LIMIT_MS);
+  const client = new pg.Client({ ...config, connectionTimeoutMillis: limit, query_timeout: limit });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } finally {
+    // Not awaited: a server that does not answer would hold the goodbye too.
+    void client.end().catch(() => undefined);
+  }
 }

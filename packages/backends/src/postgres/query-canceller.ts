@@ -7,6 +7,7 @@
  */
 import pg from 'pg';
 import { batchAborted, batchAbortReason, onBatchAbort, type AbortOptions } from 'irserve/plugin';
+import { within, type Deadline } from '../common/no-answer.js';
 
 export class QueryCanceller {
   readonly #config: pg.PoolConfig;
@@ -20,53 +21,76 @@ export class QueryCanceller {
   }
 
   /**
-   * Runs `run` on a pooled connection; if the batch is abandoned meanwhile, the connection's
-   * statement is cancelled (`pg_cancel_backend`) and `run` fails with PostgreSQL's
-   * "canceling statement due to user request". A batch abandoned while it waited for a
-   * connection runs nothing.
+   * Runs `run` on a pooled connection, all of it (the wait for the connection included) before
+   * `deadline`: past it the call fails with a NoAnswerError (a frozen server, every connection
+   * busy) and what it left behind is cleaned up when the server answers. If the batch is
+   * abandoned meanwhile, or the deadline passes during the statement, the statement is
+   * cancelled (`pg_cancel_backend`); a batch abandoned while it waited for a connection, or a
+   * connection that came too late, runs nothing.
    *
    * @example
-   * const { rows } = await canceller.withClient(pool, options, (client) => client.query(sql));
+   * const { rows } = await canceller.withClient(pool, options, (client) => client.query(sql), deadlineIn(10));
    */
   async withClient<T>(
     pool: pg.Pool,
     options: AbortOptions | undefined,
     run: (client: pg.PoolClient) => Promise<T>,
+    deadline: Deadline,
   ): Promise<T> {
-    const client = await pool.connect();
-    let cancelled: Promise<void> | undefined;
-    const stopListening = onBatchAbort(options, () => {
-      cancelled = this.#cancel(client);
+    const client = await within(pool.connect(), deadline, 'a pooled connection', {
+      late: (late) => late.release(),
     });
-    let broken: Error | undefined;
-    try {
-      if (batchAborted(options)) throw batchAbortReason(options);
-      return await run(client);
-    } catch (error) {
-      // As pool.query does: a failed connection is not handed out again (a cancel leaves it sound).
-      if (cancelled === undefined && !batchAborted(options)) broken = error as Error;
-      throw error;
-    } finally {
-      stopListening?.();
-      // Held until the cancel has landed: released sooner, the connection could be running
-      // another request's statement when it arrives.
-      if (cancelled) await cancelled;
-      client.release(broken);
-    }
+    let cancelled: Promise<boolean> | undefined;
+    const cancel = () => void (cancelled ??= this.#cancel(client));
+    const stopListening = onBatchAbort(options, cancel);
+    // A checked-out connection the server ends between statements (while a cancel lands)
+    // emits 'error', which nobody else listens to: it is kept, and the connection dropped.
+    let ended: Error | undefined;
+    const onError = (error: Error) => void (ended ??= error);
+    client.on('error', onError);
+    const running = (async () => {
+      let failure: Error | undefined;
+      try {
+        if (batchAborted(options)) throw batchAbortReason(options);
+        return await run(client);
+      } catch (error) {
+        failure = error as Error;
+        throw error;
+      } finally {
+        stopListening?.();
+        // Held until the cancel has landed: released sooner, the connection could be running
+        // another request's statement when it arrives. One whose statement failed without a
+        // landed cancel is not handed out again (as pool.query does).
+        const landed = cancelled ? await cancelled : false;
+        client.removeListener('error', onError);
+        const broken = failure !== undefined && !landed && !batchAborted(options);
+        client.release(ended ?? (broken ? failure : undefined));
+      }
+    })();
+    return within(running, deadline, 'the statement', { expired: cancel });
   }
 
+  /** Ends the cancel connection; a later cancel (after a reconnection) opens a new one. */
   async close(): Promise<void> {
-    await this.#control?.end();
+    const control = this.#control;
+    this.#control = undefined;
+    await control?.end();
   }
 
-  /** Asks the server to cancel what `client`'s session runs; a failure only loses the cancel. */
-  async #cancel(client: pg.PoolClient): Promise<void> {
+  /**
+   * Asks the server to cancel what `client`'s session runs; resolves to whether it did (a
+   * failure, a frozen server, only loses the cancel).
+   */
+  async #cancel(client: pg.PoolClient): Promise<boolean> {
     const pid = (client as unknown as { processID: number | null }).processID;
-    if (pid === null) return;
+    if (pid === null) return false;
     if (this.#control === undefined) {
       this.#control = new pg.Pool({ ...this.#config, max: 1 });
       this.#control.on('error', this.#onIdleError);
     }
-    await this.#control.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
+    return this.#control.query('SELECT pg_cancel_backend($1)', [pid]).then(
+      () => true,
+      () => false,
+    );
   }
 }

@@ -96,6 +96,19 @@ export class PostgresServer {
     return result.stdout;
   }
 
+  /**
+   * Freezes (`SIGSTOP`) or thaws (`SIGCONT`) the whole server, the postmaster and every backend
+   * process it forked: it then accepts TCP connections (the kernel does) and answers nothing.
+   */
+  signalAll(signal: 'SIGSTOP' | 'SIGCONT'): void {
+    const pid = this.#child?.pid;
+    if (pid === undefined) throw new Error('the server is not running');
+    const children = spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' });
+    const pids = [pid, ...children.stdout.split('\n').filter(Boolean).map(Number)];
+    // Stopped parent first, so that it forks nothing in between; woken children first.
+    for (const each of signal === 'SIGSTOP' ? pids : pids.reverse()) process.kill(each, signal);
+  }
+
   async stop(): Promise<void> {
     const child = this.#child;
     this.#child = undefined;
