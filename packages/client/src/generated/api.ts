@@ -34,6 +34,10 @@ export interface AvailResponse {
   score_view_kinds: {
     [key: string]: 'text' | 'bytes';
   };
+  /** search service to the collection it indexes, where its config names one (irserve extension) */
+  search_collections?: {
+    [key: string]: string;
+  };
   /** path of POST /batch (irserve extension) */
   batch_endpoint?: string;
   /** the gRPC port, when gRPC is served */

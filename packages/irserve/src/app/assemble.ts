@@ -13,6 +13,7 @@ import { createPipelines } from '../pipeline/lazy-runner.js';
 import { createStore, isKvStore } from '../cache/create-store.js';
 import { KeyScope } from '../cache/key-scope.js';
 import type { EngineTypes } from '../registry/engine-types.js';
+import type { ServiceRegistry } from '../registry/service-registry.js';
 import { buildHttpServer, type HttpOptions } from '../transports/http/server.js';
 import { buildEngineTypes } from './engine-catalog.js';
 import { healthReport, type Lifecycle } from './health-report.js';
@@ -150,6 +151,7 @@ async function wireServicesAndServer(
     pipelines,
     logger,
     maxLimit: config.max_limit,
+    searchCollections: searchCollections(config, registry, collections),
     health: () => healthReport(kvPool, federation, engines, lifecycle),
   };
   const http = buildHttpServer(core, httpOptions(config, options));
@@ -264,4 +266,26 @@ export function serviceDescriptions(config: IrserveConfig): Record<string, strin
       service.description !== undefined ? [[service.name, service.description]] : [],
     ),
   );
+}
+
+/**
+ * Search services whose config names one of the app's collections (`collection`, as BM25's and
+ * the back-ends' do), to that collection.
+ */
+function searchCollections(
+  config: IrserveConfig,
+  registry: ServiceRegistry,
+  collections: CollectionCatalog,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const service of config.services) {
+    const collection = (service.config as { collection?: unknown } | undefined)?.collection;
+    if (
+      typeof collection === 'string' &&
+      collections.has(collection) &&
+      registry.has('search', service.name)
+    )
+      out[service.name] = collection;
+  }
+  return out;
 }

@@ -51,6 +51,12 @@ export interface AppCore {
   /** Largest `limit` a request may ask for. */
   readonly maxLimit: number;
   /**
+   * Search services that index one of the app's collections (config `collection`), to the
+   * collection: `/avail`'s `search_collections`, so a client (the playground) can pick the
+   * collection a pipeline's documents come from.
+   */
+  readonly searchCollections?: Readonly<Record<string, string>>;
+  /**
    * Readiness (`ready`: false while starting or draining) and the state of the parts that can
    * degrade without failing requests (external cache stores, imports, engines' back-ends).
    */

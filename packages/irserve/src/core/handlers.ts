@@ -129,6 +129,8 @@ export function avail(core: AppCore): Record<string, unknown> {
     score: core.services.names('score'),
     score_view_kinds: scoreViewKinds,
     search: core.services.names('search'),
+    // Additive: the collection each search service indexes, where its config names one.
+    search_collections: { ...core.searchCollections },
     // Additive: services with the embed capabilities (`/embed`, `/v1/embeddings`, TEI).
     embed: core.services.names('embed'),
     embed_sparse: core.services.names('embed_sparse'),

@@ -87,6 +87,12 @@ export const availResponseSchema = z.looseObject({
   content: z.array(z.string()).describe('collection names (the older RoutIR shape)'),
   pipeline_aliases: z.record(z.string(), z.string()).describe('alias name to pipeline source'),
   score_view_kinds: z.record(z.string(), viewKind).describe('score service to its input kind'),
+  search_collections: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe(
+      'search service to the collection it indexes, where its config names one (irserve extension)',
+    ),
   batch_endpoint: z.string().optional().describe('path of POST /batch (irserve extension)'),
   grpc_port: z.int().optional().describe('the gRPC port, when gRPC is served'),
   unavailable: z
