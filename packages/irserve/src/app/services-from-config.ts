@@ -10,6 +10,7 @@ import {
   type Engine,
   type EngineClass,
   capabilitiesOf,
+  instanceServes,
 } from '../engines/contract.js';
 import type { AppObserver } from '../metrics/observer.js';
 import { FUSION_ENGINES, RANK_FUSION_ENGINES } from '../engines/fusion/index.js';
@@ -106,7 +107,10 @@ function createConfiguredEngine(
   });
 }
 
-/** Registers one service per role of the engine (less `score` when scoring is disabled). */
+/**
+ * Registers one service per role of the engine: less `score` when scoring is disabled, and less
+ * any capability the engine instance says it cannot serve (a `can*` getter that is false).
+ */
 function registerServiceRoles(
   registry: ServiceRegistry,
   built: ConfiguredService,
@@ -115,7 +119,7 @@ function registerServiceRoles(
 ): void {
   const { service, engineClass } = built;
   const roles = capabilitiesOf(engineClass).filter(
-    (role) => !(role === 'score' && service.scoring_disabled),
+    (role) => !(role === 'score' && service.scoring_disabled) && instanceServes(built.engine, role),
   );
   for (const role of roles) registry.add(buildRoleService(built, role, config, context));
 }

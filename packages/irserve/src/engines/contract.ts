@@ -205,6 +205,25 @@ export function capabilitiesOf(engineClass: EngineClass): Capability[] {
   return [...rolesOf(engineClass), ...extras];
 }
 
+/** The `can*` getter of each capability (BaseEngine's, or an engine's own). */
+const CAPABILITY_GETTER = {
+  search: 'canSearch',
+  score: 'canScore',
+  fuse: 'canFuse',
+  decompose_query: 'canDecomposeQuery',
+  embed: 'canEmbed',
+  embed_sparse: 'canEmbedSparse',
+} as const satisfies Record<Capability, string>;
+
+/**
+ * Whether an engine instance serves a capability its class has the method of: yes unless its
+ * `can*` getter says false, as an engine does whose config leaves it without what the method
+ * needs (an `LSR` service without an encoder cannot embed or score texts).
+ */
+export function instanceServes(engine: Engine, capability: Capability): boolean {
+  return (engine as Partial<Record<string, unknown>>)[CAPABILITY_GETTER[capability]] !== false;
+}
+
 /**
  * Whether `value` looks like an engine class: a constructor with at least one role method or
  * `embedBatch` / `embedSparseBatch`.
@@ -216,7 +235,9 @@ export function isEngineClass(value: unknown): value is EngineClass {
 
 /**
  * Base class for engines. Extending it is optional; it adds the `can*` getters of the contract,
- * true exactly when the matching batch method exists.
+ * true when the matching batch method exists. An engine overrides one to say false when its
+ * config leaves it unable to serve that capability: the service is then not registered for it
+ * (`instanceServes`).
  */
 export abstract class BaseEngine {
   readonly name: string;

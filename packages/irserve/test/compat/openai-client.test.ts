@@ -79,6 +79,23 @@ describe('OpenAI /v1/embeddings with the official openai client', () => {
     });
   });
 
+  it('lists each model name once, with every capability it has', async () => {
+    const models: { id: string; capabilities?: Record<string, string> }[] = [];
+    for await (const model of client.models.list()) models.push(model as (typeof models)[0]);
+    const ids = models.map((model) => model.id);
+    expect(ids).toEqual([...new Set(ids)]);
+    // "dense" embeds and scores: exposed under its own name in both sections, one model.
+    expect(models.find((model) => model.id === 'dense')).toMatchObject({
+      capabilities: { embeddings: 'dense', rerank: 'dense' },
+    });
+    expect(models.find((model) => model.id === 'cascade')).toMatchObject({
+      capabilities: { rerank: 'cascade' },
+    });
+    expect(await client.models.retrieve('dense')).toMatchObject({
+      capabilities: { embeddings: 'dense', rerank: 'dense' },
+    });
+  });
+
   it('truncates and re-normalises Matryoshka models to `dimensions`, refuses others', async () => {
     const answer = await client.embeddings.create({
       model: 'matryoshka',

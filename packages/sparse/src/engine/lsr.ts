@@ -47,6 +47,16 @@ export class LSR extends BaseEngine {
     this.settings = parseLsrConfig(init.config);
   }
 
+  /** Scoring encodes the passages: not without an encoder (`encoder: "none"`). */
+  override get canScore(): boolean {
+    return this.settings.encoder !== 'none';
+  }
+
+  /** Embedding encodes the texts: not without an encoder (`encoder: "none"`). */
+  override get canEmbedSparse(): boolean {
+    return this.settings.encoder !== 'none';
+  }
+
   /** Opens the index, starts the encoder and checks their vocabularies agree. */
   async start(): Promise<void> {
     const { opened, encoder } = await this.#open();

@@ -163,6 +163,21 @@ describe('LSR engine', () => {
     expect(missing.body.error).toContain('query_vector');
     const score = await post(app, '/score', { service: 'vectors', query: 'q', passages: ['a'] });
     expect(score.status).toBe(400);
+    expect(score.body).toMatchObject({ code: 'ERR_SERVICE_NOT_FOUND', role: 'score' });
+  });
+
+  it('offers an encoder-less service for search only: not score, not embed_sparse (issue 39, item 16)', async () => {
+    const avail = (await app.http.inject({ method: 'GET', url: '/avail' })).json();
+    expect(avail.search).toContain('vectors');
+    expect(avail.score).not.toContain('vectors');
+    expect(avail.embed_sparse).toEqual(['lsr']);
+    // TEI's /embed_sparse takes the only model that can embed (it counted "vectors" too and
+    // asked to choose between two).
+    const { status, body } = await post(app, '/embed_sparse', { inputs: ['jet flow'] });
+    expect(status).toBe(200);
+    expect(body).toHaveLength(1);
+    const models = (await app.http.inject({ method: 'GET', url: '/v1/models' })).json();
+    expect(models.data.map((model: { id: string }) => model.id)).not.toContain('vectors');
   });
 
   it('runs in a hybrid pipeline {bm25, lsr}RRF%100, and takes query_vector through runtime_kwargs', async () => {

@@ -21,15 +21,19 @@ export interface RerankModel {
   readonly target: { readonly type: 'service' | 'pipeline'; readonly name: string };
 }
 
-/** What `/v1/models` lists per model. */
+type Section = 'embeddings' | 'sparse_embeddings' | 'rerank';
+
+/** What `/v1/models` lists per model name (one entry per name). */
 export interface ModelListing {
   id: string;
   object: 'model';
   created: number;
   owned_by: 'irserve';
-  /** irserve extension: what the model does and which service serves it. */
-  capability: 'embeddings' | 'sparse_embeddings' | 'rerank';
-  service: string;
+  /**
+   * irserve extension: what the name serves, each with the service (or rerank pipeline) behind
+   * it, e.g. `{"embeddings": "dense", "rerank": "dense"}` for a service that embeds and scores.
+   */
+  capabilities: Partial<Record<Section, string>>;
   description?: string;
 }
 
@@ -99,36 +103,36 @@ export class ModelCatalog {
     );
   }
 
-  /** Everything the routes serve, as `/v1/models` lists it. */
+  /**
+   * Everything the routes serve, as `/v1/models` lists it: one entry per name, with every
+   * capability the name has (a service that embeds and scores is one model that does both).
+   */
   list(): ModelListing[] {
-    const listing: ModelListing[] = [];
+    const byId = new Map<string, ModelListing>();
     for (const section of ['embeddings', 'sparse_embeddings', 'rerank'] as const) {
       for (const id of this.#ids(section)) {
+        let listing = byId.get(id);
+        if (!listing) {
+          listing = { id, object: 'model', created: 0, owned_by: 'irserve', capabilities: {} };
+          byId.set(id, listing);
+        }
+        listing.capabilities[section] = this.#target(section, id);
         const entry = this.config[section][id];
-        const service = this.#target(section, id);
-        const description = typeof entry === 'object' ? entry.description : undefined;
-        listing.push({
-          id,
-          object: 'model',
-          created: 0,
-          owned_by: 'irserve',
-          capability: section,
-          service,
-          ...(description !== undefined ? { description } : {}),
-        });
+        if (typeof entry === 'object' && entry.description !== undefined)
+          listing.description ??= entry.description;
       }
     }
-    return listing;
+    return [...byId.values()];
   }
 
   /** The service (or pipeline) a model id of a section stands for. */
-  #target(section: EmbedSection | 'rerank', id: string): string {
+  #target(section: Section, id: string): string {
     const entry = this.config[section][id];
     return typeof entry === 'string' ? entry : (entry?.service ?? id);
   }
 
   /** Model ids of a section: the mapped names, then exposed services not mapped under their name. */
-  #ids(section: EmbedSection | 'rerank'): string[] {
+  #ids(section: Section): string[] {
     const mapped = Object.keys(this.config[section]);
     if (!this.config.expose_services) return mapped;
     const capability = section === 'rerank' ? 'score' : SECTION_CAPABILITY[section];
