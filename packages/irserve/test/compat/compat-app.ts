@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import type { App } from '../../src/app.js';
 import { TEST_ENGINES } from '../helpers/engines.js';
 import { testApp } from '../helpers/app.js';
@@ -40,4 +41,22 @@ export async function compatApp(apiKey?: string): Promise<{ app: App; base: stri
   });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, base };
+}
+
+/**
+ * The compat test app of one test file: started before its tests, closed after them.
+ *
+ * @example
+ * const server = compatAppOfFile();
+ * it('answers', async () => expect((await fetch(`${server.base}/v1/models`)).status).toBe(200));
+ */
+export function compatAppOfFile(apiKey?: string): { readonly app: App; readonly base: string } {
+  const started = {} as { app: App; base: string };
+  beforeAll(async () => {
+    Object.assign(started, await compatApp(apiKey));
+  });
+  afterAll(async () => {
+    await started.app?.close();
+  });
+  return started;
 }

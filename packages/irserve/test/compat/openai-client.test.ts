@@ -81,7 +81,7 @@ describe('OpenAI /v1/embeddings with the official openai client', () => {
 
   it('lists each model name once, with every capability it has', async () => {
     const models: { id: string; capabilities?: Record<string, string> }[] = [];
-    for await (const model of client.models.list()) models.push(model as (typeof models)[0]);
+    for await (const model of client.models.list()) models.push(model);
     const ids = models.map((model) => model.id);
     expect(ids).toEqual([...new Set(ids)]);
     // "dense" embeds and scores: exposed under its own name in both sections, one model.

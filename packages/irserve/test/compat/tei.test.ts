@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '../../src/app.js';
-import { compatApp } from './compat-app.js';
+import { describe, expect, it } from 'vitest';
+import { compatAppOfFile } from './compat-app.js';
 import { hashVector } from './engines.js';
 
-let app: App;
-let base: string;
-beforeAll(async () => {
-  ({ app, base } = await compatApp());
-});
-afterAll(async () => {
-  await app.close();
-});
+const server = compatAppOfFile();
 
 async function post(path: string, body: unknown) {
-  const response = await fetch(base + path, {
+  const response = await fetch(server.base + path, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -66,6 +58,35 @@ describe('TEI routes', () => {
     });
     expect((await post('/rerank', { query: 'q' })).status).toBe(422);
   });
+
+  it("answers a body it cannot read in TEI's shape and irserve's at once (issue 39, item 16)", async () => {
+    // Whether such a body was TEI's or irserve's is unknown: it got irserve's {error, code} only.
+    for (const path of ['/embed', '/embed_sparse']) {
+      for (const [type, body, status, code] of [
+        ['application/json', '{"inputs": ["a cat"', 400, 'ERR_BAD_REQUEST'],
+        ['text/plain', '{"inputs": ["a cat"]}', 415, 'ERR_UNSUPPORTED_MEDIA_TYPE'],
+      ] as const) {
+        const response = await fetch(server.base + path, {
+          method: 'POST',
+          headers: { 'content-type': type },
+          body,
+        });
+        expect(response.status).toBe(status);
+        expect(await response.json()).toEqual({
+          error: expect.any(String),
+          error_type: 'Validation',
+          code,
+        });
+      }
+    }
+    const rerank = await fetch(server.base + '/rerank', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query": ',
+    });
+    expect(rerank.status).toBe(422);
+    expect(await rerank.json()).toEqual({ error: expect.any(String), error_type: 'Validation' });
+  });
 });
 
 describe('irserve /embed and /embed_sparse (bodies with a service)', () => {
@@ -104,7 +125,7 @@ describe('irserve /embed and /embed_sparse (bodies with a service)', () => {
   });
 
   it('/avail lists the embed and embed_sparse services', async () => {
-    const avail = (await (await fetch(`${base}/avail`)).json()) as Record<string, unknown>;
+    const avail = (await (await fetch(`${server.base}/avail`)).json()) as Record<string, unknown>;
     expect(avail.embed).toEqual(['hash', 'dense', 'broken']);
     expect(avail.embed_sparse).toEqual(['sparse']);
   });

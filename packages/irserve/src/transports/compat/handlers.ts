@@ -3,12 +3,11 @@
  * routes at start-up and imports this module (with the OpenAI, Cohere/Jina and TEI modules and
  * their request schemas) on the first request to one of them.
  */
-import type { CompatConfig } from '../../config/compat-schema.js';
 import type { AppCore } from '../../core/app-core.js';
 import { embed, embedSparse } from '../../core/embed-request.js';
 import { IrserveError } from '../../errors.js';
 import type { CallOptions } from '../../registry/types.js';
-import { ModelCatalog } from './models.js';
+import type { ModelCatalog } from './models.js';
 import { openAiEmbeddings } from './openai.js';
 import { rerank, type RerankVersion } from './rerank.js';
 import { teiEmbed, teiEmbedSparse, teiRerank } from './tei.js';
@@ -17,11 +16,10 @@ import { teiEmbed, teiEmbedSparse, teiRerank } from './tei.js';
  * One app's compat handlers: each takes the request body (or path id) and the call options.
  *
  * @example
- * const handlers = compatHandlers(core, config.compat);
+ * const handlers = compatHandlers(core, new ModelCatalog(config.compat, core));
  * await handlers.rerank({ model: 'm', query: 'q', documents: ['a'] }, 'v2', {});
  */
-export function compatHandlers(core: AppCore, config: CompatConfig) {
-  const models = new ModelCatalog(config, core);
+export function compatHandlers(core: AppCore, models: ModelCatalog) {
   return {
     openAiEmbeddings: (body: unknown, options: CallOptions) =>
       openAiEmbeddings(core, models, body, options),

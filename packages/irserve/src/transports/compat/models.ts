@@ -40,6 +40,14 @@ export interface ModelListing {
 type EmbedSection = 'embeddings' | 'sparse_embeddings';
 const SECTION_CAPABILITY = { embeddings: 'embed', sparse_embeddings: 'embed_sparse' } as const;
 
+export type TeiRoute = 'embed' | 'rerank' | 'embed_sparse';
+/** The section of `compat` whose models each TEI route serves. */
+const TEI_SECTION = {
+  embed: 'embeddings',
+  rerank: 'rerank',
+  embed_sparse: 'sparse_embeddings',
+} as const satisfies Record<TeiRoute, Section>;
+
 /** Model lookups over one app's services and its `compat` config. */
 export class ModelCatalog {
   constructor(
@@ -85,11 +93,10 @@ export class ModelCatalog {
   }
 
   /** The model a TEI route serves: `compat.tei.<route>`, else the only one there is. */
-  teiModel(route: 'embed' | 'rerank' | 'embed_sparse'): string {
+  teiModel(route: TeiRoute): string {
     const configured = this.config.tei[route];
     if (configured !== undefined) return configured;
-    const section =
-      route === 'embed' ? 'embeddings' : route === 'rerank' ? 'rerank' : 'sparse_embeddings';
+    const section = TEI_SECTION[route];
     const ids = this.#ids(section);
     // A model mapped under a name and also exposed under its service's name is one model.
     const targets = new Set(ids.map((id) => this.#target(section, id)));
@@ -123,6 +130,25 @@ export class ModelCatalog {
       }
     }
     return [...byId.values()];
+  }
+
+  /**
+   * The service (or rerank pipeline) a model id names, or undefined; never throws. It is what
+   * the request metrics count a compat request under (irserve_requests_total's `service`).
+   */
+  serviceOf(section: Section, id: unknown): string | undefined {
+    if (typeof id !== 'string') return undefined;
+    if (Object.hasOwn(this.config[section], id)) return this.#target(section, id);
+    return this.config.expose_services ? id : undefined;
+  }
+
+  /** The service behind a TEI route's model, or undefined when none or several could be. */
+  teiServiceOf(route: TeiRoute): string | undefined {
+    try {
+      return this.serviceOf(TEI_SECTION[route], this.teiModel(route));
+    } catch {
+      return undefined;
+    }
   }
 
   /** The service (or pipeline) a model id of a section stands for. */

@@ -6,10 +6,14 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { REQUEST_ID_HEADER } from '../../core/request-id.js';
-import type { IrserveError } from '../../errors.js';
+import { errorBody, type IrserveError } from '../../errors.js';
 import { httpError } from '../http/errors.js';
 
-export type Provider = 'openai' | 'cohere' | 'rerank-v1' | 'tei';
+/**
+ * `tei-or-irserve`: `/embed` and `/embed_sparse` before their body is read (it did not parse, or
+ * the request was refused first), when it is not known whether it is TEI's or irserve's.
+ */
+export type Provider = 'openai' | 'cohere' | 'rerank-v1' | 'tei' | 'tei-or-irserve';
 
 interface Shaped {
   status: number;
@@ -42,21 +46,23 @@ function openAiError(error: IrserveError): Shaped {
   return { status, body: { error: { message: error.message, type, param, code } } };
 }
 
+type TeiErrorType = 'Validation' | 'Overloaded' | 'Backend';
+
 /** TEI's statuses: 422 validation, 413 too large, 424 backend failure, 429 overloaded. */
-function teiError(error: IrserveError): Shaped {
+function teiStatus(error: IrserveError): { status: number; type: TeiErrorType } {
   switch (error.code) {
     case 'ERR_BAD_REQUEST':
     case 'ERR_SERVICE_NOT_FOUND':
     case 'ERR_UNSUPPORTED_MEDIA_TYPE':
-      return { status: 422, body: { error: error.message, error_type: 'Validation' } };
+      return { status: 422, type: 'Validation' };
     case 'ERR_BODY_TOO_LARGE':
-      return { status: 413, body: { error: error.message, error_type: 'Validation' } };
+      return { status: 413, type: 'Validation' };
     case 'ERR_OVERLOADED':
-      return { status: 429, body: { error: error.message, error_type: 'Overloaded' } };
+      return { status: 429, type: 'Overloaded' };
     case 'ERR_ENGINE':
     case 'ERR_UPSTREAM':
     case 'ERR_UPSTREAM_TIMEOUT':
-      return { status: 424, body: { error: error.message, error_type: 'Backend' } };
+      return { status: 424, type: 'Backend' };
     case 'ERR_COLLECTION_NOT_FOUND':
     case 'ERR_CONFIG':
     case 'ERR_DOC_NOT_FOUND':
@@ -72,14 +78,13 @@ function teiError(error: IrserveError): Shaped {
     case 'ERR_REQUEST_TIMEOUT':
     case 'ERR_CLIENT_CLOSED':
     case 'ERR_TIMEOUT':
-      return {
-        status: error.httpStatus,
-        body: {
-          error: error.message,
-          error_type: error.httpStatus < 500 ? 'Validation' : 'Backend',
-        },
-      };
+      return { status: error.httpStatus, type: error.httpStatus < 500 ? 'Validation' : 'Backend' };
   }
+}
+
+function teiError(error: IrserveError): Shaped {
+  const { status, type } = teiStatus(error);
+  return { status, body: { error: error.message, error_type: type } };
 }
 
 /**
@@ -96,6 +101,12 @@ export function providerError(provider: Provider, error: IrserveError): Shaped {
       return openAiError(error);
     case 'tei':
       return teiError(error);
+    case 'tei-or-irserve':
+      // Both shapes at once: irserve's status and {error, code}, and TEI's error_type.
+      return {
+        status: error.httpStatus,
+        body: { ...errorBody(error), error_type: teiStatus(error).type },
+      };
     case 'cohere':
       return {
         status: isModelMissing(error) ? 404 : error.httpStatus,
