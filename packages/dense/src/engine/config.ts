@@ -4,7 +4,7 @@
  * Query embeddings come from an OpenAI-compatible API (`embedding_base_url`) or from a local
  * ONNX model (`encoder`, run by @irserve/onnx): exactly one of the two.
  */
-import { httpCallFields, parseEngineConfig, z } from 'irserve/plugin';
+import { httpCallFields, memoryBudgetField, parseEngineConfig, z } from 'irserve/plugin';
 import { encoderConfigSchema } from './encoder-config.js';
 
 /** Fields that only mean something for the embeddings API. */
@@ -80,6 +80,9 @@ export const denseConfigSchema = z
       .max(1024)
       .default(0)
       .describe('Threads an index search may use (Flat, HNSW); 0: all cores.'),
+    memory_budget: memoryBudgetField(
+      "Most memory the index's vectors (or codes) may keep resident (bytes, or a size such as `8GiB`): past it, Flat, SQ and IVF indexes read them from their files on demand, the blocks read kept in a cache of this size (the operating system's page cache does the rest). Default: no limit, the vectors are read into memory.",
+    ).optional(),
     score_metric: z
       .enum(['ip', 'cosine'])
       .default('ip')

@@ -24,6 +24,7 @@ import {
 } from 'irserve/plugin';
 import { openIndex, type VectorIndex } from '../vector-index/index.js';
 import { MANIFEST_FILE } from '../vector-index/manifest.js';
+import { indexStorage, memoryBudgetBytes } from './index-storage.js';
 import { apiEmbedder } from './api-embedder.js';
 import { denseConfigSchema, parseDenseConfig, promptsOf, type DenseConfig } from './config.js';
 import type { Embedder } from './embedder.js';
@@ -53,6 +54,8 @@ export class Dense extends BaseEngine {
   #prompts: { query: string; passage: string };
   readonly #makeEmbedder: (() => Promise<Embedder>) | undefined;
   #ready: Promise<Ready> | undefined;
+  /** What `#ready` resolved to, once it has (for `/health`, which does not wait). */
+  #opened: Ready | undefined;
 
   constructor(init: EngineInit, options: DenseOptions = {}) {
     super(init);
@@ -71,9 +74,18 @@ export class Dense extends BaseEngine {
         dim: index.dim,
         factory: index.factory,
         embedder: embedder.label,
+        ...indexStorage(index, memoryBudgetBytes(this.settings.memory_budget)),
       },
       'dense index opened',
     );
+  }
+
+  /** For `/health`: where the vectors are (`memory` or `paged`) and how much of them is resident. */
+  health(): Record<string, unknown> {
+    const opened = this.#opened;
+    if (opened === undefined) return { state: 'up', index: 'loading' };
+    const budget = memoryBudgetBytes(this.settings.memory_budget);
+    return { state: 'up', index: 'ready', ...indexStorage(opened.index, budget) };
   }
 
   /**
@@ -94,7 +106,9 @@ export class Dense extends BaseEngine {
     const ready = this.#ready;
     this.#ready = undefined;
     const opened = await ready?.catch(() => undefined);
+    this.#opened = undefined;
     opened?.index.close?.();
+    opened?.index.rows?.close?.();
     await opened?.embedder.close();
   }
 
@@ -105,7 +119,10 @@ export class Dense extends BaseEngine {
 
   async #load(): Promise<Ready> {
     const path = resolve(this.context.configDir, this.settings.index_path);
-    const { index, ids } = await openIndex(path, { threads: this.settings.threads });
+    const { index, ids } = await openIndex(path, {
+      threads: this.settings.threads,
+      memoryBudget: memoryBudgetBytes(this.settings.memory_budget),
+    });
     const mapping = this.settings.id_to_subset_mapping;
     const subsets =
       mapping === undefined
@@ -125,7 +142,8 @@ export class Dense extends BaseEngine {
       );
     }
     if (embedder.prefixes) this.#prompts = promptsOf(this.settings, embedder.prefixes);
-    return { index, ids, subsets, embedder };
+    this.#opened = { index, ids, subsets, embedder };
+    return this.#opened;
   }
 
   /**

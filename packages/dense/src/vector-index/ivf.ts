@@ -60,6 +60,10 @@ export class IvfIndex implements VectorIndex {
   readonly #longest: number;
   #slots: Int32Array | undefined;
 
+  get rows(): RowStore {
+    return this.data.rows;
+  }
+
   constructor(data: IvfData) {
     if (!data.codec === !data.pq) throw new Error('an IVF index holds vectors or PQ codes');
     const rowBytes = data.pq ? data.pq.m : data.codec!.rowBytes;

@@ -7,7 +7,8 @@ import { IvfIndex } from './ivf.js';
 import { combinedChecksum, IDS_FILE, sha256, sha256File, type Manifest } from './manifest.js';
 import { PQ_KSUB } from './pq.js';
 import { rowCodec, type RowCodec } from './row-codec.js';
-import { MemoryRows } from './row-store.js';
+import { PagedRows } from './paged-rows.js';
+import { MemoryRows, type RowStore } from './row-store.js';
 import { ScanFlatIndex } from './scan-flat.js';
 import { FILES, flatVectorsFile, listVectorsFile } from './storage.js';
 import type { VectorIndex } from './types.js';
@@ -20,6 +21,11 @@ export interface LoadOptions {
   threads?: number;
   /** Hash every data file against the manifest (default true; sizes are always checked). */
   verifyChecksums?: boolean;
+  /**
+   * Bytes of vectors the index may keep in memory: vectors or codes past it are read from
+   * their file on demand, through a cache of this size (default: no limit, all in memory).
+   */
+  memoryBudget?: number;
 }
 
 /** Reads and checks one data file: listed, present, of the listed size and hash. */
@@ -28,7 +34,13 @@ class DataFiles {
     readonly dir: string,
     readonly manifest: Manifest,
     readonly verify: boolean,
+    readonly memoryBudget = Infinity,
   ) {}
+
+  /** Whether rows of `bytes` in all are read on demand rather than held. */
+  paged(bytes: number): boolean {
+    return bytes > this.memoryBudget;
+  }
 
   async #check(name: string, expectedBytes: number | undefined): Promise<string> {
     const entry = this.manifest.files[name];
@@ -72,9 +84,17 @@ class DataFiles {
     return new Int32Array(b.buffer, b.byteOffset, ints);
   }
 
-  /** Reads a rows file segment by segment (it may be larger than one array can be). */
-  async rows(name: string, count: number, rowBytes: number): Promise<MemoryRows> {
+  /**
+   * A rows file, read segment by segment (it may be larger than one array can be), or opened
+   * for reads on demand when it is larger than the budget (its hash then checked by streaming).
+   */
+  async rows(name: string, count: number, rowBytes: number): Promise<RowStore> {
     const path = await this.#check(name, count * rowBytes);
+    if (this.paged(count * rowBytes)) {
+      if (this.verify && (await sha256File(path)) !== this.manifest.files[name]!.sha256)
+        throw this.#mismatch(name);
+      return new PagedRows(path, count, rowBytes, this.memoryBudget);
+    }
     const rows = MemoryRows.allocate(count, rowBytes);
     const hash = createHash('sha256');
     const handle = await open(path, 'r');
@@ -123,7 +143,8 @@ export async function loadManifestIndex(
   if (combinedChecksum(manifest.files) !== manifest.checksum) {
     throw new Error(`${dir}: manifest.json checksum does not match its file list (edited?)`);
   }
-  const files = new DataFiles(dir, manifest, options.verifyChecksums ?? true);
+  const verify = options.verifyChecksums ?? true;
+  const files = new DataFiles(dir, manifest, verify, options.memoryBudget);
   const idText = new TextDecoder().decode(await files.bytes(IDS_FILE));
   const ids = idText === '' ? [] : idText.replace(/\n$/, '').split('\n');
   if (ids.length !== manifest.count) {
@@ -144,7 +165,8 @@ async function loadData(files: DataFiles, threads: number): Promise<VectorIndex>
   switch (m.kind) {
     case 'flat': {
       const codec = await readCodec(files);
-      if (codec.storage === 'f32' && count * dim * 4 <= KERNEL_FLAT_BYTES)
+      const bytes = count * dim * 4;
+      if (codec.storage === 'f32' && bytes <= KERNEL_FLAT_BYTES && !files.paged(bytes))
         return new FlatIndex(await files.f32(FILES.flatVectors, count * dim), dim, metric, {
           threads,
           factory,

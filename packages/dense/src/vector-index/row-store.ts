@@ -17,6 +17,8 @@ export interface RowStore {
   scan(first: number, count: number, visit: RowVisitor): void;
   /** The bytes of one row. */
   row(index: number): Uint8Array;
+  /** Releases the file a paged store reads (the store is unusable afterwards). */
+  close?(): void;
 }
 
 /** The largest segment: 1 GiB. */

@@ -1,3 +1,5 @@
+import type { RowStore } from './row-store.js';
+
 /** Similarity the index ranks by. Scores are always higher-is-better. */
 export type Metric = 'ip' | 'l2';
 
@@ -38,6 +40,8 @@ export interface VectorIndex {
   close?(): void;
   /** The stored (or, for PQ, reconstructed) vector at `position`, where the index keeps one. */
   vector?(position: number): Float32Array;
+  /** The stored rows (vectors or codes) of a scanned or IVF index: in memory or paged. */
+  readonly rows?: RowStore;
 }
 
 /** Allocates an empty result: labels -1, scores -Infinity. */

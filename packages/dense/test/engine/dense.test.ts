@@ -180,8 +180,29 @@ describe('Dense engine failures', () => {
     [{ query_prompt: 'no placeholder' }, /config\.query_prompt/],
     [{ threads: -1 }, /config\.threads/],
     [{ threads: 1.5 }, /config\.threads/],
+    [{ memory_budget: '4 lots' }, /config\.memory_budget/],
   ])('rejects a bad config %j naming the field', async (dense, message) => {
     await expect(startApp(world.config(dense), world.dir)).rejects.toThrow(message);
+  });
+
+  it('reads the vectors from the index files under a small memory_budget, with the same answers', async () => {
+    const app = await startApp(world.config(), world.dir);
+    const paged = await startApp(world.config({ memory_budget: 1 }), world.dir);
+    try {
+      for (const query of ['shock wave on a wedge', 'jet engine thrust']) {
+        const payload = { service: 'dense', query, limit: 6 };
+        const expected = await post(app, '/search', payload);
+        const actual = await post(paged, '/search', payload);
+        expect(Object.entries(actual.body.scores)).toEqual(Object.entries(expected.body.scores));
+      }
+      const health = JSON.stringify((await paged.http.inject({ url: '/health' })).json());
+      expect(health).toMatch(/"storage":"paged","resident_bytes":\d+,"memory_budget_bytes":1/);
+      const memory = JSON.stringify((await app.http.inject({ url: '/health' })).json());
+      expect(memory).toMatch(/"storage":"memory"/);
+    } finally {
+      await paged.close();
+      await app.close();
+    }
   });
 
   it('fails the start with the path of a missing index', async () => {

@@ -37,8 +37,8 @@ export class GgufEmbedding extends Dense {
     this.#holder = holder;
   }
 
-  /** The backend, GPU and model, for `/health`. */
-  health(): Record<string, unknown> {
+  /** The backend, GPU and model, for `/health` (in place of Dense's index storage). */
+  override health(): Record<string, unknown> {
     const lease = this.#holder.lease;
     return lease ? runtimeHealth(lease) : { loaded: false, device: this.gguf.device };
   }
