@@ -1,6 +1,9 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getFileInfo } from 'prettier';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfigFile } from '../../src/config/load.js';
 import { main } from '../../src/cli/main.js';
@@ -156,4 +159,25 @@ describe('irserve <command> --help', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/--log_format FORMAT/);
   });
+});
+
+describe('irserve init inside this repository (issue 39, item 19)', () => {
+  const root = fileURLToPath(new URL('../../../../', import.meta.url));
+  const inGit = spawnSync('git', ['rev-parse', '--git-dir'], { cwd: root }).status === 0;
+
+  it.skipIf(!inGit)(
+    'writes its default irserve.json where git and prettier --check ignore it',
+    async () => {
+      expect(spawnSync('git', ['check-ignore', '-q', 'irserve.json'], { cwd: root }).status).toBe(
+        0,
+      );
+      expect(
+        spawnSync('git', ['check-ignore', '-q', 'examples/x/irserve.json'], { cwd: root }).status,
+      ).toBe(0);
+      const info = await getFileInfo(join(root, 'irserve.json'), {
+        ignorePath: join(root, '.prettierignore'),
+      });
+      expect(info.ignored).toBe(true);
+    },
+  );
 });
