@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^irserve$/, replacement: src('irserve/src/index.ts') },
       { find: /^irserve\/plugin$/, replacement: src('irserve/src/plugin.ts') },
       { find: /^irserve\/experiment$/, replacement: src('irserve/src/experiment/index.ts') },
+      { find: /^irserve\/testing$/, replacement: src('irserve/src/testing/index.ts') },
       { find: /^@irserve\/dense$/, replacement: src('dense/src/index.ts') },
       { find: /^@irserve\/onnx$/, replacement: src('onnx/src/index.ts') },
       {

@@ -36,7 +36,7 @@ const IRSERVE_LAYERS = [
   ['app', 'app.ts'],
   ['experiment'],
   ['cli'],
-  ['index.ts', 'plugin.ts'],
+  ['index.ts', 'plugin.ts', 'testing'],
 ];
 
 /** Every `.ts` file under `dir`, declarations left out. */

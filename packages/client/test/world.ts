@@ -2,10 +2,8 @@
  * A real irserve app for the client tests: the core's test engines, a text collection and a
  * bytes (PNG) collection on disk, served on loopback over HTTP and gRPC with a bearer key.
  */
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createApp, type App } from 'irserve';
+import type { App } from 'irserve';
+import { startTestApp, tempDir } from 'irserve/testing';
 import { TEST_ENGINES } from '../../irserve/test/helpers/engines.js';
 import { quietLogger } from '../../irserve/test/helpers/logger.js';
 
@@ -27,14 +25,12 @@ export interface World {
 
 /** Starts the app; `close()` stops it and removes its files. */
 export async function startWorld(): Promise<World> {
-  const dir = await mkdtemp(join(tmpdir(), 'irserve-client-'));
-  await mkdir(join(dir, 'img'));
-  await writeFile(join(dir, 'img', 'logo.png'), PNG);
-  const docs = [
-    '{"id":"d1","title":"Wings","text":"wing flutter at speed"}',
-    '{"id":"d2","text":"heat transfer"}',
-  ];
-  await writeFile(join(dir, 'docs.jsonl'), `${docs.join('\n')}\n`);
+  const dir = await tempDir('irserve-client-');
+  await dir.write('img/logo.png', PNG);
+  await dir.writeJsonl('docs.jsonl', [
+    { id: 'd1', title: 'Wings', text: 'wing flutter at speed' },
+    { id: 'd2', text: 'heat transfer' },
+  ]);
   const config = {
     services: [
       { name: 'const', engine: 'ConstSearch', max_wait_time: 0.005 },
@@ -55,17 +51,14 @@ export async function startWorld(): Promise<World> {
       },
     ],
   };
-  const app = await createApp(config, {
-    logger: quietLogger(),
+  const { app, url } = await startTestApp(config, {
     engines: TEST_ENGINES,
-    interactive: false,
-    extras: false,
-    configDir: dir,
-    cacheDir: join(dir, 'cache'),
-    apiKey: KEY,
-    grpc: { port: 0 },
+    dir: dir.path,
+    logger: quietLogger(),
+    listen: true,
+    options: { apiKey: KEY, grpc: { port: 0 } },
   });
-  const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  const baseUrl = url!;
   const avail = (
     await app.http.inject({
       method: 'GET',
@@ -83,7 +76,7 @@ export async function startWorld(): Promise<World> {
       const grace = setTimeout(() => app.http.server.closeAllConnections(), 3000);
       await app.close();
       clearTimeout(grace);
-      await rm(dir, { recursive: true, force: true });
+      await dir.remove();
     },
   };
 }

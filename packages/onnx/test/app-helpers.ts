@@ -1,10 +1,8 @@
 /** An irserve app over a tiny JSONL collection, for engine tests through HTTP inject. */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
-import { createApp, type App } from 'irserve';
+import type { App } from 'irserve';
 import type { EngineClass } from 'irserve/plugin';
+import { startTestApp, tempDir, writeCollection } from 'irserve/testing';
 
 export const DOCS = [
   { id: 'd1', text: 'the quick brown fox jump over the lazy dog' },
@@ -20,44 +18,19 @@ export interface TestWorld {
 }
 
 export async function testWorld(): Promise<TestWorld> {
-  const dir = await mkdtemp(join(tmpdir(), 'irserve-onnx-app-'));
-  await writeFile(join(dir, 'corpus.jsonl'), DOCS.map((d) => JSON.stringify(d)).join('\n') + '\n');
-  const collection = {
-    name: 'tiny',
-    views: {
-      text: {
-        kind: 'text',
-        source: {
-          source: 'text_jsonl',
-          doc_path: join(dir, 'corpus.jsonl'),
-          id_field: 'id',
-          content_fields: ['text'],
-        },
-      },
-    },
-  };
-  return { dir, collection, close: () => rm(dir, { recursive: true, force: true }) };
+  const dir = await tempDir('irserve-onnx-app-');
+  const collection = await writeCollection(dir, 'tiny', DOCS);
+  return { dir: dir.path, collection, close: () => dir.remove() };
 }
 
+/** An app over `config` with `engines`, started (relative paths resolve against `dir`). */
 export async function startApp(
   config: Record<string, unknown>,
   dir: string,
   engines: EngineClass[],
   logger = pino({ level: 'silent' }),
 ): Promise<App> {
-  const app = await createApp(config, {
-    logger,
-    engines,
-    extras: false,
-    interactive: false,
-    configDir: dir,
-    cacheDir: join(dir, 'cache'),
-  });
-  await app.start();
-  return app;
+  return (await startTestApp(config, { engines, dir, logger })).app;
 }
 
-export async function post(app: App, url: string, payload: Record<string, unknown>) {
-  const reply = await app.http.inject({ method: 'POST', url, payload });
-  return { status: reply.statusCode, body: reply.json() };
-}
+export { post } from 'irserve/testing';

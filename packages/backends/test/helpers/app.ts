@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
-import { createApp, type App } from 'irserve';
+import type { App } from 'irserve';
+import { get, startTestApp } from 'irserve/testing';
 import { pino } from 'pino';
 import { engines } from '../../src/engines.js';
 import { ToyEmbedder } from './toy-embedder.js';
@@ -24,31 +25,23 @@ export async function backendApp(config: Record<string, unknown>, start = true):
       done();
     },
   });
-  const app = await createApp(config, {
+  const { app } = await startTestApp(config, {
     logger: pino({ level: 'debug' }, stream),
     engines: [...engines, ToyEmbedder],
-    extras: false,
-    interactive: false,
+    noStart: !start,
   });
-  if (start) await app.start();
   return { app, logs };
 }
 
-/** POSTs a JSON body through `inject`; returns status and parsed body. */
-export async function post(app: App, url: string, body: unknown) {
-  const response = await app.http.inject({ method: 'POST', url, payload: body as object });
-  return { status: response.statusCode, body: response.json() };
-}
+export { post } from 'irserve/testing';
 
 /** GET `/health` (or `/health?service=NAME`); status and parsed body. */
 export async function health(app: App, service?: string) {
   const url = service === undefined ? '/health' : `/health?service=${encodeURIComponent(service)}`;
-  const response = await app.http.inject({ method: 'GET', url });
-  return { status: response.statusCode, body: response.json() };
+  return get(app, url);
 }
 
 /** GET `/avail`'s `unavailable` list. */
 export async function unavailable(app: App): Promise<string[]> {
-  const response = await app.http.inject({ method: 'GET', url: '/avail' });
-  return response.json<{ unavailable: string[] }>().unavailable;
+  return ((await get(app, '/avail')).body as { unavailable: string[] }).unavailable;
 }

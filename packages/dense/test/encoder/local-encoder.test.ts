@@ -2,8 +2,9 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type App } from 'irserve';
+import type { App } from 'irserve';
 import type { EngineContext } from 'irserve/plugin';
+import { post, startTestApp } from 'irserve/testing';
 import { CrossEncoderReranker, sessionPoolFor } from '@irserve/onnx';
 import { Dense, SentenceTransformerEngine } from '../../src/index.js';
 import { importOnnx } from '../../src/engine/local-embedder.js';
@@ -19,23 +20,8 @@ import {
 
 const ENGINES = [Dense, SentenceTransformerEngine, CrossEncoderReranker];
 
-async function startApp(config: Record<string, unknown>, dir: string): Promise<App> {
-  const app = await createApp(config, {
-    logger: pino({ level: 'silent' }),
-    engines: ENGINES,
-    extras: false,
-    interactive: false,
-    configDir: dir,
-    cacheDir: join(dir, 'cache'),
-  });
-  await app.start();
-  return app;
-}
-
-async function post(app: App, url: string, payload: Record<string, unknown>) {
-  const reply = await app.http.inject({ method: 'POST', url, payload });
-  return { status: reply.statusCode, body: reply.json() };
-}
+const startApp = async (config: Record<string, unknown>, dir: string) =>
+  (await startTestApp(config, { engines: ENGINES, dir })).app;
 
 function dot(a: Float32Array, b: Float32Array): number {
   return a.reduce((sum, x, i) => sum + x * b[i]!, 0);

@@ -2,11 +2,9 @@
  * A world for the local encoder: a JSONL collection and a Flat index of the tiny ONNX encoder's
  * embeddings of it (tiny-bert from @irserve/onnx's fixtures: mean pooling, normalised, dim 32).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SessionPool, TextEncoder } from '@irserve/onnx';
+import { tempDir, writeCollection } from 'irserve/testing';
 import { saveIndex, trainAndAdd } from '../../src/vector-index/index.js';
 
 export const TINY_BERT = fileURLToPath(
@@ -42,30 +40,16 @@ export interface LocalWorld {
 }
 
 export async function localWorld(): Promise<LocalWorld> {
-  const dir = await mkdtemp(join(tmpdir(), 'irserve-dense-local-'));
-  await writeFile(join(dir, 'corpus.jsonl'), DOCS.map((d) => JSON.stringify(d)).join('\n') + '\n');
+  const dir = await tempDir('irserve-dense-local-');
+  const collection = await writeCollection(dir, 'tiny', DOCS);
   const vectors = await embedDirect(DOCS.map((d) => `passage: ${d.text}`));
   const features = new Float32Array(vectors.length * 32);
   vectors.forEach((v, i) => features.set(v, i * 32));
-  const indexDir = join(dir, 'index');
+  const indexDir = dir.join('index');
   await saveIndex(
     trainAndAdd('Flat', features, 32, 'ip'),
     DOCS.map((d) => d.id),
     indexDir,
   );
-  const collection = {
-    name: 'tiny',
-    views: {
-      text: {
-        kind: 'text',
-        source: {
-          source: 'text_jsonl',
-          doc_path: join(dir, 'corpus.jsonl'),
-          id_field: 'id',
-          content_fields: ['text'],
-        },
-      },
-    },
-  };
-  return { dir, indexDir, collection, close: () => rm(dir, { recursive: true, force: true }) };
+  return { dir: dir.path, indexDir, collection, close: () => dir.remove() };
 }

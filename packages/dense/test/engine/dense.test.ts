@@ -1,30 +1,12 @@
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type App } from 'irserve';
+import type { App } from 'irserve';
+import { bagOfWords, post, startTestApp } from 'irserve/testing';
 import { Dense } from '../../src/index.js';
-import { bagOfWords } from './embeddings-server.js';
 import { DIM, denseWorld, type DenseWorld } from './world.js';
 
-const silent = pino({ level: 'silent' });
-
-async function startApp(config: Record<string, unknown>, dir: string): Promise<App> {
-  const app = await createApp(config, {
-    logger: silent,
-    engines: [Dense],
-    extras: false,
-    interactive: false,
-    configDir: dir,
-    cacheDir: join(dir, 'cache'),
-  });
-  await app.start();
-  return app;
-}
-
-async function post(app: App, url: string, payload: Record<string, unknown>) {
-  const reply = await app.http.inject({ method: 'POST', url, payload });
-  return { status: reply.statusCode, body: reply.json() };
-}
+const startApp = async (config: Record<string, unknown>, dir: string) =>
+  (await startTestApp(config, { engines: [Dense], dir })).app;
 
 describe('Dense engine', () => {
   let world: DenseWorld;

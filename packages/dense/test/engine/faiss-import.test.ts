@@ -3,14 +3,17 @@
  * Python faiss) and `index.ids`. The answers Python faiss gave for three queries are recorded in
  * the fixtures; the Dense engine must give the same documents in the same order.
  */
-import { copyFile, mkdir, mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from 'irserve';
+import {
+  post,
+  startEmbeddingsStandIn,
+  startTestApp,
+  tempDir,
+  type EmbeddingsStandIn,
+} from 'irserve/testing';
 import { Dense } from '../../src/index.js';
-import { startEmbeddingsServer, type EmbeddingsServer } from './embeddings-server.js';
 
 const fixtures = resolve(import.meta.dirname, '../fixtures/faiss');
 
@@ -21,12 +24,12 @@ interface Expected {
 }
 
 describe('Dense over a FAISS index written by Python faiss', () => {
-  let api: EmbeddingsServer;
+  let api: EmbeddingsStandIn;
   let expected: Expected;
 
   beforeAll(async () => {
     expected = JSON.parse(await readFile(join(fixtures, 'faiss-expected.json'), 'utf8'));
-    api = await startEmbeddingsServer(expected.dim);
+    api = await startEmbeddingsStandIn(expected.dim);
     for (let q = 0; q < expected.queries.length / expected.dim; q++) {
       api.overrides.set(`q${q}`, expected.queries.slice(q * expected.dim, (q + 1) * expected.dim));
     }
@@ -40,40 +43,34 @@ describe('Dense over a FAISS index written by Python faiss', () => {
     ['flat-l2', (distance: number) => -distance],
     ['ivf-flat', undefined],
   ])('%s: same documents, same order as faiss', async (name, toScore) => {
-    const dir = await mkdtemp(join(tmpdir(), 'irserve-faiss-'));
-    const indexDir = join(dir, 'index');
-    await mkdir(indexDir);
-    await copyFile(join(fixtures, `${name}.faiss`), join(indexDir, 'index.faiss'));
-    await copyFile(join(fixtures, 'index.ids'), join(indexDir, 'index.ids'));
-    const app = await createApp(
-      {
-        services: [
-          {
-            name: 'dense',
-            engine: 'Dense',
-            processor: 'single',
-            config: {
-              index_path: indexDir,
-              embedding_base_url: api.url,
-              embedding_model_name: 'replay',
-              k_scale: 1,
-            },
-          },
-        ],
+    const dir = await tempDir('irserve-faiss-');
+    await dir.write('index/index.faiss', await readFile(join(fixtures, `${name}.faiss`)));
+    await dir.write('index/index.ids', await readFile(join(fixtures, 'index.ids')));
+    const service = {
+      name: 'dense',
+      engine: 'Dense',
+      processor: 'single',
+      config: {
+        index_path: dir.join('index'),
+        embedding_base_url: api.url,
+        embedding_model_name: 'replay',
+        k_scale: 1,
       },
-      { logger: pino({ level: 'silent' }), engines: [Dense], extras: false, cacheDir: dir },
+    };
+    const { app, close } = await startTestApp(
+      { services: [service] },
+      { engines: [Dense], dir: dir.path },
     );
     try {
-      await app.start();
       const { labels, distances } = expected.results[name]!;
       for (const [q, row] of labels.entries()) {
-        const reply = await app.http.inject({
-          method: 'POST',
-          url: '/search',
-          payload: { service: 'dense', query: `q${q}`, limit: row.length },
+        const reply = await post(app, '/search', {
+          service: 'dense',
+          query: `q${q}`,
+          limit: row.length,
         });
-        expect(reply.statusCode).toBe(200);
-        const scores = reply.json().scores as Record<string, number>;
+        expect(reply.status).toBe(200);
+        const scores = reply.body.scores as Record<string, number>;
         expect(Object.keys(scores)).toEqual(row.map((label) => `doc${label}`));
         if (toScore) {
           Object.values(scores).forEach((score, i) =>
@@ -82,7 +79,8 @@ describe('Dense over a FAISS index written by Python faiss', () => {
         }
       }
     } finally {
-      await app.close();
+      await close();
+      await dir.remove();
     }
   });
 });

@@ -1,28 +1,26 @@
 /**
- * A small world for Dense engine tests: a JSONL collection, a Flat index of its bag-of-words
- * embeddings, a subset mapping, and a stand-in embeddings API.
+ * A small world for Dense engine tests: the aeronautics corpus as a collection, a Flat index of
+ * its bag-of-words embeddings, a subset mapping, and a stand-in embeddings API (irserve/testing).
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import {
+  AERO_DOCS,
+  bagOfWords,
+  startEmbeddingsStandIn,
+  tempDir,
+  writeCollection,
+  writeSubsets,
+  type EmbeddingsStandIn,
+} from 'irserve/testing';
 import { saveIndex, trainAndAdd } from '../../src/vector-index/index.js';
-import { bagOfWords, startEmbeddingsServer, type EmbeddingsServer } from './embeddings-server.js';
 
 export const DIM = 64;
 
-export const DOCS = [
-  { id: 'd1', title: 'Jet engines', text: 'turbine compressor thrust of jet engines' },
-  { id: 'd2', title: 'Boundary layers', text: 'laminar boundary layer transition on a flat plate' },
-  { id: 'd3', title: 'Shock waves', text: 'supersonic shock wave reflection from a wedge' },
-  { id: 'd4', title: 'Wing flutter', text: 'flutter of swept wings at transonic speed' },
-  { id: 'd5', title: 'Heat transfer', text: 'heat transfer in hypersonic boundary layer flow' },
-  { id: 'd6', title: 'Propellers', text: 'propeller noise and thrust at low speed' },
-];
+export const DOCS = AERO_DOCS;
 
 export interface DenseWorld {
   dir: string;
   indexDir: string;
-  api: EmbeddingsServer;
+  api: EmbeddingsStandIn;
   /** A config with a collection, BM25 and Dense services over it. */
   config(
     dense?: Record<string, unknown>,
@@ -31,41 +29,23 @@ export interface DenseWorld {
 }
 
 export async function denseWorld(): Promise<DenseWorld> {
-  const dir = await mkdtemp(join(tmpdir(), 'irserve-dense-'));
-  await writeFile(
-    join(dir, 'corpus.jsonl'),
-    DOCS.map((doc) => JSON.stringify(doc)).join('\n') + '\n',
-  );
+  const dir = await tempDir('irserve-dense-');
+  const collection = await writeCollection(dir, 'aero', DOCS, ['title', 'text']);
   const features = new Float32Array(DOCS.length * DIM);
   DOCS.forEach((doc, i) => features.set(bagOfWords(`${doc.title} ${doc.text}`, DIM), i * DIM));
-  const indexDir = join(dir, 'index');
+  const indexDir = dir.join('index');
   await saveIndex(
     trainAndAdd('Flat', features, DIM, 'ip'),
     DOCS.map((doc) => doc.id),
     indexDir,
   );
-  await writeFile(
-    join(dir, 'subsets.tsv'),
-    DOCS.map((doc, i) => `${doc.id}\t${i % 2 === 0 ? 'odd' : 'even'}`).join('\n'),
+  await writeSubsets(
+    dir,
+    DOCS.map((doc) => doc.id),
   );
-  const api = await startEmbeddingsServer(DIM);
+  const api = await startEmbeddingsStandIn(DIM);
   const config = (dense: Record<string, unknown> = {}, service: Record<string, unknown> = {}) => ({
-    collections: [
-      {
-        name: 'aero',
-        views: {
-          text: {
-            kind: 'text',
-            source: {
-              source: 'text_jsonl',
-              doc_path: join(dir, 'corpus.jsonl'),
-              id_field: 'id',
-              content_fields: ['title', 'text'],
-            },
-          },
-        },
-      },
-    ],
+    collections: [collection],
     services: [
       { name: 'bm25', engine: 'BM25', config: { collection: 'aero' } },
       {
@@ -83,5 +63,5 @@ export async function denseWorld(): Promise<DenseWorld> {
       },
     ],
   });
-  return { dir, indexDir, api, config };
+  return { dir: dir.path, indexDir, api, config };
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { App } from '../../src/app.js';
 import { testApp } from '../helpers/app.js';
+import { textCollection } from '../../src/testing/index.js';
 
 /** A started app listening on a loopback port, with its base URL. */
 export interface Instance {
@@ -35,22 +36,8 @@ export async function corpus(n: number): Promise<string> {
   return path;
 }
 
-export function collectionConfig(name: string, docPath: string) {
-  return {
-    name,
-    views: {
-      text: {
-        kind: 'text',
-        source: {
-          source: 'text_jsonl',
-          doc_path: docPath,
-          id_field: 'id',
-          content_fields: ['text'],
-        },
-      },
-    },
-  };
-}
+/** A collection entry with one text view over `docPath`. */
+export const collectionConfig = (name: string, docPath: string) => textCollection(name, docPath);
 
 /** A plain HTTP server answering with `handler`; for garbage, slow and RoutIR-replay remotes. */
 export async function fakeRemote(

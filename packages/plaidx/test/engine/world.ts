@@ -3,9 +3,7 @@
  * PLAID index built from their word vectors, a JSONL collection for BM25, a subset mapping,
  * and a stand-in HTTP ColBERT encoder.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempDir, writeCollection, writeSubsets } from 'irserve/testing';
 import { buildPlaidIndex } from '../../src/build/build-plaid.js';
 import { memoryShards, type TokenShard } from '../../src/build/token-shards.js';
 import { startEncoderServer, wordVectors, type EncoderServer } from './encoder-server.js';
@@ -46,41 +44,23 @@ function shardOf(): TokenShard {
 }
 
 export async function plaidWorld(): Promise<PlaidWorld> {
-  const dir = await mkdtemp(join(tmpdir(), 'irserve-plaidx-'));
-  await writeFile(
-    join(dir, 'corpus.jsonl'),
-    DOCS.map((doc) => JSON.stringify({ id: doc.id, text: doc.passages.join(' ') })).join('\n') +
-      '\n',
-  );
-  const indexDir = join(dir, 'index');
+  const dir = await tempDir('irserve-plaidx-');
+  const corpus = DOCS.map((doc) => ({ id: doc.id, text: doc.passages.join(' ') }));
+  const collection = await writeCollection(dir, 'aero', corpus);
+  const indexDir = dir.join('index');
   await buildPlaidIndex({
     source: memoryShards([shardOf()]),
     outputDir: indexDir,
     nbits: 4,
     partitions: 32,
   });
-  await writeFile(
-    join(dir, 'subsets.tsv'),
-    DOCS.map((doc, i) => `${doc.id}\t${i % 2 === 0 ? 'odd' : 'even'}`).join('\n'),
+  await writeSubsets(
+    dir,
+    DOCS.map((doc) => doc.id),
   );
   const encoder = await startEncoderServer(DIM);
   const config = (plaidx: Record<string, unknown> = {}, service: Record<string, unknown> = {}) => ({
-    collections: [
-      {
-        name: 'aero',
-        views: {
-          text: {
-            kind: 'text',
-            source: {
-              source: 'text_jsonl',
-              doc_path: join(dir, 'corpus.jsonl'),
-              id_field: 'id',
-              content_fields: ['text'],
-            },
-          },
-        },
-      },
-    ],
+    collections: [collection],
     services: [
       { name: 'bm25', engine: 'BM25', config: { collection: 'aero' } },
       {
@@ -97,5 +77,5 @@ export async function plaidWorld(): Promise<PlaidWorld> {
       },
     ],
   });
-  return { dir, indexDir, encoder, config };
+  return { dir: dir.path, indexDir, encoder, config };
 }

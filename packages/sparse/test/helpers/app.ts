@@ -1,23 +1,10 @@
 /** Starts an irserve app with the sparse engines for a test world. */
-import { join } from 'node:path';
-import { pino } from 'pino';
-import { createApp, type App } from 'irserve';
+import type { App } from 'irserve';
+import { startTestApp } from 'irserve/testing';
 import { LSR, Sparse } from '../../src/index.js';
 
 export async function startApp(config: Record<string, unknown>, dir: string): Promise<App> {
-  const app = await createApp(config, {
-    logger: pino({ level: 'silent' }),
-    engines: [LSR, Sparse],
-    extras: false,
-    interactive: false,
-    configDir: dir,
-    cacheDir: join(dir, 'cache'),
-  });
-  await app.start();
-  return app;
+  return (await startTestApp(config, { engines: [LSR, Sparse], dir })).app;
 }
 
-export async function post(app: App, url: string, payload: Record<string, unknown>) {
-  const reply = await app.http.inject({ method: 'POST', url, payload });
-  return { status: reply.statusCode, body: reply.json() };
-}
+export { post } from 'irserve/testing';

@@ -4,8 +4,7 @@
  * toy SPLADE: each known word of the text weighs `1 + (length % 3) / 2`, plus a small expansion
  * term. It records calls and can be told to fail.
  */
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startStandIn } from 'irserve/testing';
 
 export const VOCABULARY = [
   '[PAD]',
@@ -60,43 +59,30 @@ export interface TeiServer {
   close(): Promise<void>;
 }
 
-async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-}
-
 export async function startTeiServer(): Promise<TeiServer> {
   const calls: TeiCall[] = [];
   let failure: number | 'garbage' | undefined;
-  const server = createServer((request, response) => {
-    void readJson(request).then((body) => {
-      const inputs = (Array.isArray(body.inputs) ? body.inputs : [body.inputs]) as string[];
-      calls.push({ inputs, truncate: body.truncate, authorization: request.headers.authorization });
-      response.setHeader('content-type', 'application/json');
-      if (request.url !== '/embed_sparse') response.statusCode = 404;
-      else if (typeof failure === 'number') response.statusCode = failure;
-      if (failure === 'garbage')
-        return response.end(JSON.stringify([[{ index: 99999, value: 1 }]]));
-      if (response.statusCode !== 200)
-        return response.end(JSON.stringify({ error: 'failed', error_type: 'backend' }));
-      const answer = inputs.map((text) =>
-        Object.entries(toyEncode(text)).map(([token, value]) => ({
-          index: VOCABULARY.indexOf(token),
-          value,
-        })),
-      );
-      response.end(JSON.stringify(answer));
-    });
+  const server = await startStandIn(({ path, headers, body }) => {
+    const request = body as { inputs: string | string[]; truncate: unknown };
+    const inputs = Array.isArray(request.inputs) ? request.inputs : [request.inputs];
+    calls.push({ inputs, truncate: request.truncate, authorization: headers.authorization });
+    if (failure === 'garbage') return { body: [[{ index: 99999, value: 1 }]] };
+    const status = path !== '/embed_sparse' ? 404 : (failure ?? 200);
+    if (status !== 200) return { status, body: { error: 'failed', error_type: 'backend' } };
+    const answer = inputs.map((text) =>
+      Object.entries(toyEncode(text)).map(([token, value]) => ({
+        index: VOCABULARY.indexOf(token),
+        value,
+      })),
+    );
+    return { body: answer };
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     calls,
     failWith: (mode) => {
       failure = mode;
     },
-    close: () => new Promise<void>((done) => server.close(() => done())),
+    close: () => server.close(),
   };
 }

@@ -3,10 +3,8 @@
  * SPLADE into an encoded corpus, a sparse index built from it, the vocabulary as a
  * tokenizer.json, a subset mapping, and a TEI stand-in.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
+import { tempDir, writeCollection, writeSubsets } from 'irserve/testing';
 import { buildSparseIndex } from '../../src/build/build-index.js';
 import { VOCABULARY, startTeiServer, toyEncode, type TeiServer } from './tei-server.js';
 
@@ -33,48 +31,25 @@ export interface LsrWorld {
 }
 
 export async function lsrWorld(quantization = 50): Promise<LsrWorld> {
-  const dir = await mkdtemp(join(tmpdir(), 'irserve-sparse-'));
-  await writeFile(
-    join(dir, 'corpus.jsonl'),
-    DOCS.map((doc) => JSON.stringify(doc)).join('\n') + '\n',
-  );
-  const encoded = PASSAGES.map((p) => JSON.stringify({ id: p.id, vector: toyEncode(p.text) }));
-  await writeFile(join(dir, 'encoded.jsonl'), encoded.join('\n') + '\n');
-  const indexDir = join(dir, 'index');
-  const logger = pino({ level: 'silent' });
+  const dir = await tempDir('irserve-sparse-');
+  const collection = await writeCollection(dir, 'aero', DOCS, ['title', 'text']);
+  const encoded = PASSAGES.map((p) => ({ id: p.id, vector: toyEncode(p.text) }));
+  const indexDir = dir.join('index');
   await buildSparseIndex({
-    input: join(dir, 'encoded.jsonl'),
+    input: await dir.writeJsonl('encoded.jsonl', encoded),
     outputDir: indexDir,
     quantization,
-    logger,
+    logger: pino({ level: 'silent' }),
   });
   const vocab = Object.fromEntries(VOCABULARY.map((token, id) => [token, id]));
-  await writeFile(
-    join(dir, 'tokenizer.json'),
-    JSON.stringify({ model: { type: 'WordPiece', vocab } }),
-  );
-  await writeFile(
-    join(dir, 'subsets.tsv'),
-    DOCS.map((doc, i) => `${doc.id}\t${i % 2 === 0 ? 'odd' : 'even'}`).join('\n'),
+  await dir.write('tokenizer.json', JSON.stringify({ model: { type: 'WordPiece', vocab } }));
+  await writeSubsets(
+    dir,
+    DOCS.map((doc) => doc.id),
   );
   const tei = await startTeiServer();
   const config = (lsr: Record<string, unknown> = {}, service: Record<string, unknown> = {}) => ({
-    collections: [
-      {
-        name: 'aero',
-        views: {
-          text: {
-            kind: 'text',
-            source: {
-              source: 'text_jsonl',
-              doc_path: join(dir, 'corpus.jsonl'),
-              id_field: 'id',
-              content_fields: ['title', 'text'],
-            },
-          },
-        },
-      },
-    ],
+    collections: [collection],
     services: [
       { name: 'bm25', engine: 'BM25', config: { collection: 'aero' } },
       {
@@ -94,5 +69,5 @@ export async function lsrWorld(quantization = 50): Promise<LsrWorld> {
       { name: 'vectors', engine: 'Sparse', config: { index_path: 'index' } },
     ],
   });
-  return { dir, indexDir, tei, config };
+  return { dir: dir.path, indexDir, tei, config };
 }
