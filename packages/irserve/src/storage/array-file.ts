@@ -62,6 +62,8 @@ export class ArrayFile implements PagedSource {
    * names the file's content (for cache keys) without reading the data.
    */
   readonly identity: string;
+  /** The CRC-32 of the footer (what `ArrayFileWriter.finish` reported as the file's crc32). */
+  readonly footerCrc: number;
   readonly #handle: FileHandle;
   readonly #paged: PagedArray[] = [];
 
@@ -69,13 +71,14 @@ export class ArrayFile implements PagedSource {
     path: string,
     handle: FileHandle,
     bytes: number,
-    footer: Footer,
-    crcs: Uint32Array,
+    read: { footer: Footer; footerCrc: number; pageCrcs: Uint32Array },
   ) {
+    const { footer, pageCrcs: crcs } = read;
     this.path = path;
     this.#handle = handle;
     this.bytes = bytes;
     this.footer = footer;
+    this.footerCrc = read.footerCrc;
     this.pageCrcs = crcs;
     this.identity = createHash('sha256')
       .update(JSON.stringify(footer))
@@ -91,7 +94,7 @@ export class ArrayFile implements PagedSource {
     const handle = await open(path, 'r');
     try {
       const { size } = await handle.stat();
-      const footer = await readFooter(path, handle, size);
+      const { footer, crc32: footerCrc } = await readFooter(path, handle, size);
       if (kind !== undefined && footer.kind !== kind)
         throw new ArrayFileError(path, 'foreign', `holds ${footer.kind}, not ${kind}`);
       const crcs = new Uint32Array(footer.pageTable.pages);
@@ -102,7 +105,7 @@ export class ArrayFile implements PagedSource {
           'damaged',
           'its page table does not match its checksum (a damaged file)',
         );
-      return new ArrayFile(path, handle, size, footer, crcs);
+      return new ArrayFile(path, handle, size, { footer, footerCrc, pageCrcs: crcs });
     } catch (error) {
       await handle.close();
       throw error;
@@ -283,7 +286,11 @@ export class ArrayFile implements PagedSource {
   }
 }
 
-async function readFooter(path: string, handle: FileHandle, size: number): Promise<Footer> {
+async function readFooter(
+  path: string,
+  handle: FileHandle,
+  size: number,
+): Promise<{ footer: Footer; crc32: number }> {
   const notOne = () =>
     new ArrayFileError(path, 'foreign', 'not an irserve array file, or truncated (no trailer)');
   if (size < TRAILER_BYTES) throw notOne();
@@ -294,13 +301,14 @@ async function readFooter(path: string, handle: FileHandle, size: number): Promi
   if (length > size - TRAILER_BYTES) throw notOne();
   const json = Buffer.alloc(length);
   await readExactly(path, handle, json, size - TRAILER_BYTES - length);
-  if (crc32(json) !== trailer.readUInt32LE(4))
+  const footerCrc = trailer.readUInt32LE(4);
+  if (crc32(json) !== footerCrc)
     throw new ArrayFileError(
       path,
       'damaged',
       'its footer does not match its checksum (a damaged file)',
     );
-  return parseFooter(path, json.toString('utf8'), size - length);
+  return { footer: parseFooter(path, json.toString('utf8'), size - length), crc32: footerCrc };
 }
 
 async function readExactly(path: string, handle: FileHandle, into: Uint8Array, position: number) {

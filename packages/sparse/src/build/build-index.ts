@@ -1,17 +1,17 @@
 /**
  * Builds a sparse index from an encoded corpus: read (with a progress bar over the input
- * bytes), index in memory, write atomically, and report counts, timings and peak memory.
+ * bytes), index within the memory budget (runs spilled to disk and merged; or, to cluster
+ * passages, all in memory), write atomically, and report counts, timings and peak memory.
  */
+import { availableParallelism, totalmem } from 'node:os';
 import { createProgress, type Progress, type ProgressLogger } from 'irserve';
 import { listInputFiles, type InputFile } from '../corpus/input-files.js';
 import { readCorpusParallel } from '../corpus/parallel-read.js';
 import type { PassageVector } from '../corpus/parse-record.js';
 import { readCorpus } from '../corpus/read-corpus.js';
-import { SparseIndexBuilder } from '../index/index-builder.js';
-import { DEFAULT_REORDER } from '../index/reorder.js';
 import type { SparseManifest } from '../index/manifest.js';
 import type { PassageIdRule } from '../index/passage-docs.js';
-import { checkOutput, writeIndex } from '../index/write-index.js';
+import { startBuilding, type IndexBuilding } from './builders.js';
 
 export interface BuildSparseOptions {
   input: string;
@@ -28,8 +28,14 @@ export interface BuildSparseOptions {
    * index on disk and in memory. Default false.
    */
   impactOrdered?: boolean;
-  /** Parser threads (default 1: parse in this thread). */
+  /** Parser threads (default: the cores of the machine; 1 parses in this thread). */
   threads?: number;
+  /**
+   * Bytes the build may hold in memory (default `defaultMemoryBudget()`, a quarter of the
+   * machine's): past it, runs of postings go to disk and are merged at the end. Clustering
+   * (`reorder`) holds the whole index in memory and is refused when it would pass it.
+   */
+  memoryBudget?: number;
   /** Bytes of corpus text per batch sent to a parser thread (tests make it small). */
   batchBytes?: number;
   logger: ProgressLogger & { warn?(message: string): void };
@@ -44,6 +50,9 @@ export interface BuildSparseReport {
   /** Of `seconds`, the time spent clustering passages. */
   reorderSeconds: number;
   threads: number;
+  memoryBudget: number;
+  /** Runs written to disk (0: the index fitted the budget). */
+  spills: number;
   indexBytes: number;
   peakRssBytes: number;
 }
@@ -54,6 +63,15 @@ export const DEFAULT_BLOCK_SIZE = 32;
 const REPORTED_BAD_LINES = 20;
 
 /**
+ * A quarter of the machine's memory, at least 256 MiB: what a build may hold by default.
+ *
+ * @example defaultMemoryBudget() // 6442450944 on a 24 GiB machine
+ */
+export function defaultMemoryBudget(): number {
+  return Math.max(256 << 20, Math.floor(totalmem() / 4));
+}
+
+/**
  * Builds the index of `options.input` into `options.outputDir`.
  *
  * @example await buildSparseIndex({ input: 'corpus.jsonl.gz', outputDir: 'idx', logger: console });
@@ -62,33 +80,56 @@ export async function buildSparseIndex(options: BuildSparseOptions): Promise<Bui
   const started = performance.now();
   const quantization = options.quantization ?? DEFAULT_QUANTIZATION;
   const passageIds = options.passageIds ?? 'auto';
+  const threads = options.threads ?? availableParallelism();
+  const memoryBudget = options.memoryBudget ?? defaultMemoryBudget();
   const files = await listInputFiles(options.input);
-  await checkOutput(options.outputDir);
-  const progress = createByteProgress(files, options);
-  const builder = new SparseIndexBuilder({
+  const builder = await startBuilding({
+    outputDir: options.outputDir,
     quantization,
     blockSize: options.blockSize ?? DEFAULT_BLOCK_SIZE,
     passageIds,
-    reorder: options.reorder === true ? DEFAULT_REORDER : false,
+    reorder: options.reorder === true,
     impactOrdered: options.impactOrdered === true,
+    memoryBudget,
+    log: (line) => options.logger.info(line),
   });
-  const badLines = await readIntoBuilder(files, builder, progress, { ...options, quantization });
-  const manifest = await finishAndWrite(builder, files, { ...options, passageIds, badLines });
-  const seconds = (performance.now() - started) / 1000;
+  let manifest: SparseManifest;
+  let badLines: number;
+  try {
+    badLines = await readIntoBuilder(files, builder, createByteProgress(files, options), {
+      ...options,
+      quantization,
+      threads,
+    });
+    if (builder.passages === 0) throw new Error(`${options.input}: no passage could be indexed`);
+    options.logger.info(`writing ${builder.passages} passages to ${options.outputDir}`);
+    manifest = await builder.finish({
+      input: options.input,
+      files: files.length,
+      badLines,
+      reorder: options.reorder === true ? 'cluster' : 'none',
+      impactOrdered: options.impactOrdered === true,
+    });
+  } catch (error) {
+    await builder.abort();
+    throw error;
+  }
   const indexBytes = Object.values(manifest.files).reduce((sum, file) => sum + file.bytes, 0);
   return {
     manifest,
     outputDir: options.outputDir,
     badLines,
-    seconds,
+    seconds: (performance.now() - started) / 1000,
     reorderSeconds: builder.reorderSeconds,
-    threads: options.threads ?? 1,
+    threads,
+    memoryBudget,
+    spills: builder.spills,
     indexBytes,
     peakRssBytes: process.resourceUsage().maxRSS * 1024,
   };
 }
 
-/** A progress bar (or log lines) over the bytes of every input file. */
+/** A progress bar (or log lines, with the time left) over the bytes of every input file. */
 function createByteProgress(files: InputFile[], options: BuildSparseOptions): Progress {
   return createProgress({
     label: 'indexing',
@@ -105,9 +146,9 @@ function createByteProgress(files: InputFile[], options: BuildSparseOptions): Pr
  */
 async function readIntoBuilder(
   files: InputFile[],
-  builder: SparseIndexBuilder,
+  builder: IndexBuilding,
   progress: Progress,
-  options: BuildSparseOptions & { quantization: number },
+  options: BuildSparseOptions & { quantization: number; threads: number },
 ): Promise<number> {
   let badLines = 0;
   const onBadLine = (message: string) => {
@@ -122,35 +163,11 @@ async function readIntoBuilder(
       onBytes: (n: number) => progress.tick(n),
       onPassage: (passage: PassageVector) => builder.add(passage),
     };
-    const threads = options.threads ?? 1;
-    await (threads > 1
-      ? readCorpusParallel(files, reading, threads, options.batchBytes)
+    await (options.threads > 1
+      ? readCorpusParallel(files, reading, options.threads, options.batchBytes)
       : readCorpus(files, reading));
   } finally {
     progress.done();
   }
   return badLines;
-}
-
-/** Finishes the in-memory index (refusing an empty one) and writes it atomically. */
-async function finishAndWrite(
-  builder: SparseIndexBuilder,
-  files: InputFile[],
-  options: BuildSparseOptions & { passageIds: PassageIdRule; badLines: number },
-): Promise<SparseManifest> {
-  if (builder.passages === 0) throw new Error(`${options.input}: no passage could be indexed`);
-  options.logger.info(`writing ${builder.passages} passages to ${options.outputDir}`);
-  const finished = performance.now();
-  const index = builder.finish();
-  options.logger.info(`indexed in ${((performance.now() - finished) / 1000).toFixed(1)} s`);
-  return writeIndex(index, options.outputDir, {
-    passageIds: options.passageIds,
-    build: {
-      input: options.input,
-      files: files.length,
-      badLines: options.badLines,
-      reorder: options.reorder === true ? 'cluster' : 'none',
-      impactOrdered: options.impactOrdered === true,
-    },
-  });
 }

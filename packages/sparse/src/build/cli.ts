@@ -45,8 +45,10 @@ const FLAGS = {
   threads: commonFlags.threads({
     min: 1,
     max: 256,
-    default: 1,
-    help: 'parse the corpus on N worker threads (default 1); the index is\nbyte-identical to a one-thread build',
+    help: 'parse the corpus on N worker threads (default: the cores there are);\nthe index is byte-identical to a one-thread build',
+  }),
+  memory_budget: commonFlags.memoryBudget({
+    help: 'memory the build may hold (e.g. 8G; default a quarter of RAM): past it,\nruns of postings are written to disk and merged; the index is the same',
   }),
   reorder: flag.choice(['none', 'cluster'], {
     default: 'none',
@@ -82,7 +84,8 @@ export function buildOptions(
   return {
     input: input!,
     outputDir: outputDir!,
-    threads: flags.threads,
+    ...(flags.threads === undefined ? {} : { threads: flags.threads }),
+    ...(flags.memory_budget === undefined ? {} : { memoryBudget: flags.memory_budget }),
     reorder: flags.reorder === 'cluster',
     impactOrdered: flags.impact_ordered,
     quantization: flags.quantization,
@@ -98,7 +101,8 @@ function summary(r: BuildSparseReport): string {
   return (
     `indexed ${m.passages} passages (${m.documents} documents, ${m.postings} postings, ` +
     `${m.vocabularySize} terms, quantization ${m.quantization || 'none (float)'}) in ` +
-    `${r.seconds.toFixed(1)}s: ${r.outputDir}, ${mib(r.indexBytes)} on disk, peak RSS ${mib(r.peakRssBytes)}` +
+    `${r.seconds.toFixed(1)}s: ${r.outputDir}, ${mib(r.indexBytes)} on disk, peak RSS ${mib(r.peakRssBytes)} ` +
+    `(${r.threads} threads, memory budget ${mib(r.memoryBudget)}, ${r.spills} runs written to disk)` +
     (r.badLines > 0 ? `; skipped ${r.badLines} bad lines` : '')
   );
 }

@@ -75,7 +75,12 @@ interface MergeState {
 }
 
 /** Replays one batch's lines in order: passages to `onPassage`, bad lines to `onBadLine`. */
-function merge(batch: ParsedBatch, file: InputFile, state: MergeState, options: ReadCorpusOptions) {
+async function merge(
+  batch: ParsedBatch,
+  file: InputFile,
+  state: MergeState,
+  options: ReadCorpusOptions,
+) {
   const limit = options.maxConsecutiveBad ?? MAX_CONSECUTIVE_BAD_LINES;
   const bad = (at: number, why: string) => {
     const message = `${file.path}:${state.line + at + 1}: ${why}`;
@@ -92,11 +97,12 @@ function merge(batch: ParsedBatch, file: InputFile, state: MergeState, options: 
     const end = batch.termOffsets[i + 1]!;
     const tokens = Array.from(batch.termTokens.subarray(start, end), (t) => batch.tokens[t]!);
     try {
-      options.onPassage({
+      const taking = options.onPassage({
         id: batch.ids[i]!,
         tokens,
         impacts: Array.from(batch.impacts.subarray(start, end)),
       });
+      if (taking) await taking;
       state.consecutive = 0;
       state.taken++;
     } catch (error) {
@@ -131,7 +137,8 @@ async function readFile(
     parsed.catch(() => {}); // awaited in order below; a stop before then must not leave it unhandled
     inFlight.push(parsed);
     // Keep every worker busy, but no more than two batches each in memory.
-    if (inFlight.length >= 2 * pool.threads) merge(await inFlight.shift()!, file, state, options);
+    if (inFlight.length >= 2 * pool.threads)
+      await merge(await inFlight.shift()!, file, state, options);
   };
   let pending: Buffer = Buffer.alloc(0);
   for await (const chunk of textStream(file, options.onBytes)) {
@@ -143,7 +150,7 @@ async function readFile(
     pending = pending.subarray(cut);
   }
   if (pending.length > 0) await send(new Uint8Array(pending));
-  while (inFlight.length > 0) merge(await inFlight.shift()!, file, state, options);
+  while (inFlight.length > 0) await merge(await inFlight.shift()!, file, state, options);
 }
 
 /**

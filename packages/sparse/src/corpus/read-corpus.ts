@@ -18,8 +18,11 @@ export interface ReadCorpusOptions {
   onBadLine?: (message: string) => void;
   /** Called with the compressed bytes read so far, for a progress bar. */
   onBytes?: (bytes: number) => void;
-  /** Takes each parsed passage (an index builder); a BadRecord it throws counts as a bad line. */
-  onPassage: (passage: PassageVector) => void;
+  /**
+   * Takes each parsed passage (an index builder); a BadRecord it throws counts as a bad line.
+   * When it returns a promise (a builder writing a run to disk), reading waits for it.
+   */
+  onPassage: (passage: PassageVector) => void | Promise<void>;
 }
 
 function lines(file: InputFile, onBytes: ((n: number) => void) | undefined) {
@@ -47,7 +50,8 @@ export async function readCorpus(files: InputFile[], options: ReadCorpusOptions)
         line++;
         if (text.trim() === '') continue;
         try {
-          options.onPassage(parseRecord(text, options.quantization));
+          const taking = options.onPassage(parseRecord(text, options.quantization));
+          if (taking) await taking;
           consecutive = 0;
           taken++;
         } catch (error) {

@@ -3,7 +3,14 @@
  * (`index_path`, `model_name`, `max_length`, `batch_size`, `max_terms`, `k_scale`,
  * `id_to_subset_mapping`); the query encoder is chosen by `encoder`.
  */
-import { batchSizeField, httpCallFields, IrserveError, parseEngineConfig, z } from 'irserve/plugin';
+import {
+  batchSizeField,
+  httpCallFields,
+  IrserveError,
+  memoryBudgetField,
+  parseEngineConfig,
+  z,
+} from 'irserve/plugin';
 
 export const lsrConfigSchema = z.strictObject({
   index_path: z.string().min(1).describe('Index directory written by irserve-build-sparse-index.'),
@@ -103,6 +110,9 @@ export const lsrConfigSchema = z.strictObject({
    * On a million passages, checking every file's CRC-32 costs about a second and deriving the
    * `bmp` bounds two to four: `background` lets the service answer meanwhile.
    */
+  memory_budget: memoryBudgetField(
+    "Most memory the index may keep resident (bytes, or a size such as `8GiB`). When the whole index (its posting lists, forward index and the strategy's bounds) needs more, it is served from its files: the head (list offsets, document ids, terms) in memory, the inverted lists read through a page cache of the rest of the budget, every page checked against its CRC-32, and every strategy answers exhaustively from them (same results, slower). Default: no limit, the index is read into memory.",
+  ).optional(),
   prepare: z
     .enum(['background', 'start'])
     .default('background')

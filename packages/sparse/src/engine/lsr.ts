@@ -6,8 +6,10 @@
  */
 import { join, resolve } from 'node:path';
 import {
+  ArrayFileError,
   BaseEngine,
   IrserveError,
+  parseByteSize,
   badRequest,
   filesIdentity,
   requestedSubset,
@@ -39,6 +41,8 @@ export class LSR extends BaseEngine {
   /** Set when the background checks find the index damaged: every request is refused then. */
   #damage: IrserveError | undefined;
   #prepared = false;
+  /** The index once opened (for `/health`). */
+  #opened: OpenedLsr | undefined;
   /** Stops the background checks when the service closes before they end. */
   #closing = new AbortController();
 
@@ -68,8 +72,12 @@ export class LSR extends BaseEngine {
         vocabulary: opened.manifest.vocabularySize,
         quantization: opened.manifest.quantization,
         encoder: encoder?.description ?? 'none (requests bring query_vector)',
+        storage: opened.storage,
+        resident_bytes: opened.residentBytes(),
       },
-      'sparse index opened',
+      opened.storage === 'paged'
+        ? 'sparse index opened: served from its files (it needs more than config.memory_budget, or a file passes 4 GiB), every strategy exhaustive'
+        : 'sparse index opened',
     );
   }
 
@@ -79,6 +87,7 @@ export class LSR extends BaseEngine {
     opened.prepared.then(
       () => {
         this.#prepared = true;
+        if (opened.storage === 'paged') return;
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         this.context.logger.info(
           { service: this.name, search: this.settings.search, seconds },
@@ -102,7 +111,39 @@ export class LSR extends BaseEngine {
    */
   health(): Record<string, unknown> {
     if (this.#damage) return { state: 'down', prepared: 'damaged' };
-    return { state: 'up', prepared: this.#prepared ? 'ready' : 'in progress' };
+    const opened = this.#opened;
+    return {
+      state: 'up',
+      prepared: this.#prepared ? 'ready' : 'in progress',
+      ...(opened === undefined
+        ? {}
+        : { storage: opened.storage, resident_bytes: opened.residentBytes() }),
+      ...(this.settings.memory_budget === undefined
+        ? {}
+        : { memory_budget_bytes: this.#memoryBudget() }),
+    };
+  }
+
+  #memoryBudget(): number | undefined {
+    const budget = this.settings.memory_budget;
+    return budget === undefined ? undefined : parseByteSize(budget);
+  }
+
+  /** A damaged page met while serving from the files takes the service out of use. */
+  #checked<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      if (error instanceof ArrayFileError) {
+        this.#damage = new IrserveError(
+          'ERR_ENGINE',
+          `service "${this.name}": ${error.message}; the service refuses requests until restarted with a sound index`,
+        );
+        this.context.logger.error({ service: this.name, err: error }, 'sparse index damaged');
+        throw this.#damage;
+      }
+      throw error;
+    }
   }
 
   /**
@@ -127,7 +168,10 @@ export class LSR extends BaseEngine {
     const ready = this.#ready;
     this.#ready = undefined;
     this.#ids = undefined;
-    await (await ready?.catch(() => undefined))?.encoder?.close();
+    this.#opened = undefined;
+    const open = await ready?.catch(() => undefined);
+    await open?.opened.close();
+    await open?.encoder?.close();
   }
 
   #open() {
@@ -140,11 +184,12 @@ export class LSR extends BaseEngine {
         mapping === undefined ? undefined : resolve(dir, mapping),
         this.settings.search,
         this.settings.prepare,
-        closing,
+        { signal: closing, memoryBudget: this.#memoryBudget() },
       ).catch((error: unknown) => {
         if (error instanceof IrserveError) throw error;
         throw new IrserveError('ERR_CONFIG', `service "${this.name}": ${(error as Error).message}`);
       });
+      this.#opened = opened;
       this.#watchPreparation(opened, closing);
       const encoder = await createEncoder(this.settings, this.name, this.context);
       if (encoder && this.settings.check_vocabulary) await this.#checkVocabulary(opened, encoder);
@@ -181,7 +226,8 @@ export class LSR extends BaseEngine {
       const k = Math.min(opened.head.passages, Math.ceil(request.limit * this.settings.k_scale));
       const filter =
         wanted[i] === undefined ? undefined : { labels: opened.passageLabels!, wanted: wanted[i] };
-      return maxP(opened.head, opened.search(query, { k, filter }), request.limit);
+      const hits = this.#checked(() => opened.search(query, { k, filter }));
+      return maxP(opened.head, hits, request.limit);
     });
   }
 

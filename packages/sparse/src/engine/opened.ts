@@ -2,10 +2,18 @@
  * What the LSR engine holds once started: the index head, its token lookup, subset labels per
  * passage, and the search (from the files while the index loads, then from memory).
  */
-import { readSubsetMapping, subsetLabels, type SubsetLabels } from 'irserve/plugin';
+import {
+  MAX_BYTE_VIEW,
+  formatBytes,
+  readSubsetMapping,
+  subsetLabels,
+  type SubsetLabels,
+} from 'irserve/plugin';
+import { ARRAY_FILES, STRING_FILES, arrayFileName } from '../index/files.js';
 import type { SparseManifest } from '../index/manifest.js';
 import { startOpeningSparseIndex, type OpeningSparseIndex } from '../index/open-index.js';
 import type { SparseIndexHead } from '../index/types.js';
+import { fileExhaustiveSearch, fileSearchScratch } from '../search/file-exhaustive.js';
 import { loadingSearch } from './loading-search.js';
 import { preparedSearch, type BoundSearch, type SearchStrategy } from './strategies.js';
 
@@ -23,6 +31,12 @@ export interface OpenedLsr {
   subsets: SubsetLabels | undefined;
   passageLabels: Int32Array | undefined;
   search: BoundSearch;
+  /** `memory`: the index is (or is being) read into memory; `paged`: served from its files. */
+  storage: 'memory' | 'paged';
+  /** Bytes of the index held in memory now (the whole index once loaded, or head and pages). */
+  residentBytes(): number;
+  /** Closes the files the search reads (paged, or while loading). */
+  close(): Promise<void>;
   /**
    * Settles once the whole index is in memory, every file matched its checksum and the search
    * has what it derives; rejects naming a damaged file. Already settled in `start` mode.
@@ -33,7 +47,7 @@ export interface OpenedLsr {
 /**
  * Opens the index at `indexPath` and the optional subset mapping (keyed by document id). In
  * `background` mode it returns once the head is read, searching from the files until the rest
- * is in memory.
+ * is in memory; under a `memoryBudget` smaller than the index it always searches from the files.
  *
  * @example const opened = await openLsr('indexes/splade', 'subsets.tsv', 'block-max');
  */
@@ -42,29 +56,134 @@ export async function openLsr(
   mappingPath: string | undefined,
   search: SearchStrategy,
   prepare: PrepareMode = 'start',
-  signal?: AbortSignal,
+  options: { signal?: AbortSignal; memoryBudget?: number | undefined } = {},
 ): Promise<OpenedLsr> {
-  const opening = await startOpeningSparseIndex(indexPath, signal ? { signal } : {});
-  const { head, manifest } = opening;
-  if (search === 'impact-ordered' && manifest.impactSlice === undefined)
+  const { signal, memoryBudget } = options;
+  const opening = await startOpeningSparseIndex(indexPath, {
+    ...(signal ? { signal } : {}),
+    ...(memoryBudget === undefined
+      ? {}
+      : {
+          listCacheBytes: (manifest: SparseManifest) =>
+            servedPaged(manifest, memoryBudget)
+              ? listCacheBytes(manifest, memoryBudget, indexPath)
+              : DEFAULT_LIST_CACHE,
+        }),
+  });
+  try {
+    return await serve(opening, { indexPath, mappingPath, search, prepare, signal, memoryBudget });
+  } catch (error) {
+    await opening.postings.close();
+    throw error;
+  }
+}
+
+async function serve(
+  opening: OpeningSparseIndex,
+  o: {
+    indexPath: string;
+    mappingPath: string | undefined;
+    search: SearchStrategy;
+    prepare: PrepareMode;
+    signal: AbortSignal | undefined;
+    memoryBudget: number | undefined;
+  },
+): Promise<OpenedLsr> {
+  const { head, manifest, postings } = opening;
+  if (o.search === 'impact-ordered' && manifest.impactSlice === undefined)
     throw new Error(
-      `config.search is "impact-ordered" but the index at config.index_path (${indexPath}) was built without the impact-ordered lists: rebuild it with \`irserve-build-sparse-index <encoded corpus> ${indexPath} --impact_ordered\`, or choose another search (exhaustive, auto, max-score, block-max)`,
+      `config.search is "impact-ordered" but the index at config.index_path (${o.indexPath}) was built without the impact-ordered lists: rebuild it with \`irserve-build-sparse-index <encoded corpus> ${o.indexPath} --impact_ordered\`, or choose another search (exhaustive, auto, max-score, block-max)`,
     );
   const lookup = new Map(head.terms.map((term, id) => [term, id]));
   let subsets: SubsetLabels | undefined;
   let passageLabels: Int32Array | undefined;
-  if (mappingPath !== undefined) {
-    subsets = subsetLabels(head.documentIds, await readSubsetMapping(mappingPath));
+  if (o.mappingPath !== undefined) {
+    subsets = subsetLabels(head.documentIds, await readSubsetMapping(o.mappingPath));
     const documentLabels = subsets.labels;
     passageLabels = Int32Array.from(head.passageDocs, (doc) => documentLabels[doc]!);
   }
-  const serving =
-    prepare === 'start'
-      ? await preparedNow(opening, search, signal)
-      : loadingSearch(indexPath, opening, search, signal);
-  serving.prepared.catch(() => undefined); // the engine watches it; nobody else need
-  return { head, manifest, lookup, subsets, passageLabels, ...serving };
+  const paged = servedPaged(manifest, o.memoryBudget);
+  const headBytes = headBytesOf(manifest);
+  const serving = paged
+    ? {
+        search: pagedSearch(opening),
+        prepared: Promise.resolve(),
+        storage: 'paged' as const,
+      }
+    : {
+        ...(o.prepare === 'start'
+          ? await preparedNow(opening, o.search, o.signal)
+          : loadingSearch(opening, o.search, o.signal)),
+        storage: 'memory' as const,
+      };
+  let loaded = false;
+  serving.prepared.then(
+    () => (loaded = !paged),
+    () => undefined, // the engine watches it; nobody else need
+  );
+  return {
+    head,
+    manifest,
+    lookup,
+    subsets,
+    passageLabels,
+    ...serving,
+    residentBytes: () => (loaded ? inMemoryBytes(manifest) : headBytes + postings.residentBytes),
+    close: () => postings.close(),
+  };
 }
+
+/** Exhaustive scoring from the files, forever (an index over its memory budget). */
+function pagedSearch(opening: OpeningSparseIndex): BoundSearch {
+  const scratch = fileSearchScratch(opening.head);
+  return (query, options) => fileExhaustiveSearch(opening.postings, query, options, scratch);
+}
+
+/**
+ * Whether the index is served from its files: when it needs more than the memory budget, or
+ * when a file of it is larger than one typed array holds on Node 20 (4 GiB).
+ *
+ * @example servedPaged(manifest, 8 << 30) // true for an index of 12 GB
+ */
+export function servedPaged(manifest: SparseManifest, memoryBudget: number | undefined): boolean {
+  if (memoryBudget !== undefined && inMemoryBytes(manifest) > memoryBudget) return true;
+  return Object.values(manifest.files).some((file) => file.bytes > MAX_BYTE_VIEW);
+}
+
+/** Bytes of list pages kept while the index loads into memory anyway. */
+const DEFAULT_LIST_CACHE = 64 << 20;
+
+/** Bytes of the index's files: what it holds in memory once loaded (the bounds besides). */
+function inMemoryBytes(manifest: SparseManifest): number {
+  return Object.values(manifest.files).reduce((sum, file) => sum + file.bytes, 0);
+}
+
+/** Bytes of what is read before serving: the list offsets, the passage-to-document map, ids. */
+function headBytesOf(manifest: SparseManifest): number {
+  const names = [
+    ...ARRAY_FILES.filter((file) => file.head).map((file) =>
+      arrayFileName(file, manifest.impactType),
+    ),
+    ...STRING_FILES.filter((file) => file.field !== 'passageIds').flatMap((file) =>
+      file.offsets === undefined ? [file.name] : [file.name, file.offsets],
+    ),
+  ];
+  // Strings take about twice their JSON bytes in memory.
+  return names.reduce((sum, name) => sum + 2 * (manifest.files[name]?.bytes ?? 0), 0);
+}
+
+/** The budget left for list pages once the head is in memory; refused when nothing is left. */
+function listCacheBytes(manifest: SparseManifest, budget: number, indexPath: string): number {
+  const head = headBytesOf(manifest);
+  if (budget - head < MIN_LIST_CACHE)
+    throw new Error(
+      `config.memory_budget: ${formatBytes(budget)} is less than the head of the index at ${indexPath} needs in memory (${formatBytes(head)}, its list offsets, passage-to-document map, terms and document ids) plus ${formatBytes(MIN_LIST_CACHE)} of list pages; raise it`,
+    );
+  return budget - head;
+}
+
+/** The fewest bytes of list pages a paged index is served with (16 pages of 16 KiB). */
+const MIN_LIST_CACHE = 256 << 10;
 
 /** The whole index loaded and the strategy's bounds derived before anything is served. */
 async function preparedNow(
@@ -72,7 +191,8 @@ async function preparedNow(
   strategy: SearchStrategy,
   signal: AbortSignal | undefined,
 ): Promise<{ search: BoundSearch; prepared: Promise<void> }> {
-  const bound = preparedSearch(await opening.loaded, strategy, signal);
+  const bound = preparedSearch(await opening.load(), strategy, signal);
+  await opening.postings.close();
   await bound.ready;
   return { search: bound.search, prepared: bound.ready };
 }

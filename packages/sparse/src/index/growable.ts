@@ -33,6 +33,11 @@ export class Growable<T extends TypedArray> {
     this.#data[this.#length++] = value;
   }
 
+  /** The values so far, a view valid until the next `push` (no copy). */
+  view(): T {
+    return this.#data.subarray(0, this.#length) as T;
+  }
+
   /** The values so far, in a new array of exactly their length. */
   toArray(): T {
     return this.#data.slice(0, this.#length) as T;

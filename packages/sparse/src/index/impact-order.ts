@@ -41,23 +41,36 @@ export function impactOrder(inverted: Inverted, slice: number = IMPACT_SLICE): I
     impacts: impacts.slice(),
   };
   const counts = new Uint32Array(65_537);
-  for (let t = 0; t + 1 < offsets.length; t++) {
-    let start = offsets[t]!;
-    const end = offsets[t + 1]!;
-    while (start < end) {
-      // Passages ascend inside a term's list: its slice ends where the slice number changes.
-      const limit = (Math.floor(passages[start]! / slice) + 1) * slice;
-      let stop = start + 1;
-      while (stop < end && passages[stop]! < limit) stop++;
-      sortRange(inverted, start, stop, counts, out);
-      start = stop;
-    }
-  }
+  for (let t = 0; t + 1 < offsets.length; t++)
+    impactOrderList({ passages, impacts }, offsets[t]!, offsets[t + 1]!, slice, counts, out);
   return out;
 }
 
+/**
+ * Sorts one term's postings `[start, end)` of `list` by impact inside each slice, into the same
+ * positions of `out` (which holds a copy of them). `counts` is scratch of 65,537 entries.
+ */
+export function impactOrderList(
+  list: Omit<Inverted, 'offsets'>,
+  start: number,
+  end: number,
+  slice: number,
+  counts: Uint32Array,
+  out: ImpactOrdered,
+): void {
+  const { passages } = list;
+  while (start < end) {
+    // Passages ascend inside a term's list: its slice ends where the slice number changes.
+    const limit = (Math.floor(passages[start]! / slice) + 1) * slice;
+    let stop = start + 1;
+    while (stop < end && passages[stop]! < limit) stop++;
+    sortRange(list, start, stop, counts, out);
+    start = stop;
+  }
+}
+
 function sortRange(
-  inverted: Inverted,
+  inverted: Omit<Inverted, 'offsets'>,
   start: number,
   end: number,
   counts: Uint32Array,
@@ -92,7 +105,7 @@ function insertionSort(out: ImpactOrdered, start: number, end: number): void {
 
 /** Stable counting sort of a range of integer impacts, descending. */
 function countingSort(
-  inverted: Inverted,
+  inverted: Omit<Inverted, 'offsets'>,
   start: number,
   end: number,
   largest: number,
@@ -112,7 +125,12 @@ function countingSort(
 }
 
 /** Sorts a range by impact descending, then position (passage order). */
-function comparisonSort(inverted: Inverted, start: number, end: number, out: ImpactOrdered): void {
+function comparisonSort(
+  inverted: Omit<Inverted, 'offsets'>,
+  start: number,
+  end: number,
+  out: ImpactOrdered,
+): void {
   const { passages, impacts } = inverted;
   const positions = Uint32Array.from({ length: end - start }, (_, i) => start + i);
   positions.sort((a, b) => impacts[b]! - impacts[a]! || a - b);

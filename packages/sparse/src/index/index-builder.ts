@@ -69,15 +69,10 @@ export class SparseIndexBuilder {
     this.#seenPassages.add(passage.id);
     this.#passageIds.push(passage.id);
     this.#passageDocs.push(this.#documentNumber(passage.id));
-    const keys = new Float64Array(passage.tokens.length);
-    passage.tokens.forEach((token, i) => {
-      keys[i] = this.#termId(token) * POSITION_SCALE + i;
-    });
-    keys.sort();
-    for (const key of keys) {
-      const position = key % POSITION_SCALE;
-      this.#forwardTerms.push((key - position) / POSITION_SCALE);
-      this.#forwardImpacts.push(passage.impacts[position]!);
+    const { terms, impacts } = sortedByTerm(passage, (token) => this.#termId(token));
+    for (let i = 0; i < terms.length; i++) {
+      this.#forwardTerms.push(terms[i]!);
+      this.#forwardImpacts.push(impacts[i]!);
     }
     this.#forwardOffsets.push(this.#forwardTerms.length);
   }
@@ -153,6 +148,30 @@ export class SparseIndexBuilder {
   }
 }
 
+/**
+ * A passage's terms as term ids, ascending, with their impacts (a token repeated keeps its
+ * order of appearance).
+ *
+ * @example sortedByTerm({ id: 'p', tokens: ['b', 'a'], impacts: [2, 1] }, (t) => t.charCodeAt(0))
+ */
+export function sortedByTerm(
+  passage: PassageVector,
+  termId: (token: string) => number,
+): { terms: Uint32Array; impacts: Float64Array } {
+  const n = passage.tokens.length;
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = termId(passage.tokens[i]!) * POSITION_SCALE + i;
+  keys.sort();
+  const terms = new Uint32Array(n);
+  const impacts = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const position = keys[i]! % POSITION_SCALE;
+    terms[i] = (keys[i]! - position) / POSITION_SCALE;
+    impacts[i] = passage.impacts[position]!;
+  }
+  return { terms, impacts };
+}
+
 interface Inverted {
   offsets: Uint32Array;
   passages: Uint32Array;
@@ -195,25 +214,40 @@ function blockMaxima(inverted: Inverted, blockSize: number) {
       ? new Growable(Float32Array)
       : new Growable(Uint16Array);
   for (let t = 0; t < vocabularySize; t++) {
-    let block = -1;
-    let best = 0;
-    for (let j = inverted.offsets[t]!; j < inverted.offsets[t + 1]!; j++) {
-      const b = Math.floor(inverted.passages[j]! / blockSize);
-      if (b !== block) {
-        if (block >= 0) {
-          ids.push(block);
-          max.push(best);
-        }
-        block = b;
-        best = 0;
-      }
-      best = Math.max(best, inverted.impacts[j]!);
-    }
-    if (block >= 0) {
-      ids.push(block);
-      max.push(best);
-    }
+    const start = inverted.offsets[t]!;
+    appendBlockMaxima(inverted, start, inverted.offsets[t + 1]!, blockSize, { ids, max });
     offsets[t + 1] = ids.length;
   }
   return { offsets, ids: ids.toArray(), max: max.toArray() };
+}
+
+/**
+ * Appends, for one term's postings `[start, end)` of `list`, each block they fall in and their
+ * largest impact there.
+ */
+export function appendBlockMaxima(
+  list: { passages: Uint32Array; impacts: Impacts },
+  start: number,
+  end: number,
+  blockSize: number,
+  out: { ids: Growable<Uint32Array>; max: Growable<Uint16Array> | Growable<Float32Array> },
+): void {
+  let block = -1;
+  let best = 0;
+  for (let j = start; j < end; j++) {
+    const b = Math.floor(list.passages[j]! / blockSize);
+    if (b !== block) {
+      if (block >= 0) {
+        out.ids.push(block);
+        out.max.push(best);
+      }
+      block = b;
+      best = 0;
+    }
+    best = Math.max(best, list.impacts[j]!);
+  }
+  if (block >= 0) {
+    out.ids.push(block);
+    out.max.push(best);
+  }
 }

@@ -9,23 +9,35 @@ import { crc32 } from 'node:zlib';
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'irserve-sparse-index';
 /**
- * The version written. 2: crc32 per file (1 had sha256, too slow to check at every start). The
- * optional impact-ordered lists (`impactSlice`) need no new version: a reader that does not
- * know them ignores their files, so an index built with them still opens in an older irserve.
+ * The version written. 4: every array file is an irserve array file (storage/array-file-format:
+ * a CRC-32 per 16 KiB page, so a file can be paged in and checked page by page, and no file is
+ * read through one Buffer), its manifest entry the CRC-32 of its footer. 2: raw little-endian
+ * arrays, a CRC-32 per file (1 had sha256, too slow to check at every start). The optional
+ * impact-ordered lists (`impactSlice`) need no new version: a reader that does not know them
+ * ignores their files.
  */
-export const MANIFEST_VERSION = 2;
+export const MANIFEST_VERSION = 4;
 /**
- * The versions read: 2, and 3, which unreleased builds wrote for indexes that always held the
- * impact-ordered lists (read as a version 2 index with them).
+ * The versions read: 4; 2, and 3, which unreleased builds wrote for indexes that always held the
+ * impact-ordered lists (read as a version 2 index with them). Versions 2 and 3 load into memory
+ * only (they have no page checksums to serve paged).
  */
-export const READABLE_VERSIONS: readonly number[] = [2, 3];
+export const READABLE_VERSIONS: readonly number[] = [2, 3, 4];
+
+/** Whether the index's array files are irserve array files (version 4) or raw arrays. */
+export function hasArrayFiles(manifest: Pick<SparseManifest, 'version'>): boolean {
+  return manifest.version >= 4;
+}
 
 /** How impacts are stored: quantised integers (Anserini's impacts) or raw float32 weights. */
 export type ImpactType = 'u16' | 'f32';
 
 export interface FileEntry {
   bytes: number;
-  /** CRC-32 of the file's bytes (zlib's), checked at every open. */
+  /**
+   * CRC-32 (zlib's) of the file's bytes; for an array file (version 4), of its footer, which
+   * holds the CRC-32 of its page table, which holds one per page of data.
+   */
   crc32: number;
 }
 
@@ -95,7 +107,7 @@ export function parseManifest(text: string, dir: string): SparseManifest {
   if (m.format !== MANIFEST_FORMAT) return fail(`format is ${JSON.stringify(m.format)}`);
   if (typeof m.version !== 'number' || !READABLE_VERSIONS.includes(m.version))
     return fail(
-      `version ${JSON.stringify(m.version)}; this irserve reads versions ${READABLE_VERSIONS.join(' and ')} (rebuild the index with this irserve-build-sparse-index)`,
+      `version ${JSON.stringify(m.version)}; this irserve reads versions ${READABLE_VERSIONS.slice(0, -1).join(', ')} and ${READABLE_VERSIONS.at(-1)} (rebuild the index with this irserve-build-sparse-index)`,
     );
   for (const field of COUNT_FIELDS)
     if (!Number.isSafeInteger(m[field]) || m[field]! < 0) fail(`${field} is not a count`);

@@ -4,16 +4,26 @@
  * lists (the list offsets, the passage-to-document map, the terms and the document ids, a few MB
  * at a million passages) is read and checked against its CRC-32, so a truncated, foreign or
  * damaged head is a clear error at once and nothing read from it is unverified.
- * Then the rest loads a slice at a time, each file checked against its CRC-32 as it is read,
- * while the caller may already answer from the files (`FilePostings`): on a million passages
- * the lists are 1.5-2.5 GB, seconds of page faults on a VM that the service need not wait for.
+ * Then the rest loads a slice at a time (`load`), each page checked against its CRC-32 as it is
+ * read, while the caller may already answer from the files (`FilePostings`): on a million
+ * passages the lists are 1.5-2.5 GB, seconds of page faults on a VM that the service need not
+ * wait for. A service whose memory budget is smaller than the lists never loads them and keeps
+ * answering from the files, through a page cache of its budget.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ARRAY_FILES, STRING_FILES, arrayFileName, arrayFilesOf, elementBytes } from './files.js';
+import {
+  ARRAY_FILES,
+  STRING_FILES,
+  arrayFileName,
+  arrayFilesOf,
+  type ArrayFile as ArrayFileSpec,
+} from './files.js';
+import { FilePostings } from './file-postings.js';
 import { idListOf, parseStringArray } from './id-table.js';
 import { cannotRead, loadFile, type LoadOptions } from './load-files.js';
-import { MANIFEST_FILE, parseManifest, type SparseManifest } from './manifest.js';
+import { MANIFEST_FILE, hasArrayFiles, parseManifest, type SparseManifest } from './manifest.js';
+import { readArray, type ArrayType } from './read-arrays.js';
 import { checkHeadShape, checkShape } from './index-shape.js';
 import { verifyChecksums, type ReadFile } from './verify-checksums.js';
 import type { SparseIndexData, SparseIndexHead } from './types.js';
@@ -26,11 +36,20 @@ export interface OpenedSparseIndex {
 export interface OpeningSparseIndex {
   head: SparseIndexHead;
   manifest: SparseManifest;
+  /** The inverted lists read from the files (closed by whoever opened). */
+  postings: FilePostings;
   /**
-   * The whole index once every file is in memory and matched its CRC-32; rejects naming the
-   * first file that does not (or with the signal's reason when the load was stopped).
+   * Starts loading the rest of the index into memory (once; later calls return the same
+   * promise): the whole index once every file is in memory and matched its checksums; rejects
+   * naming the first file that does not (or with the signal's reason when the load was stopped).
+   * A service under a memory budget smaller than the index never calls it.
    */
-  loaded: Promise<SparseIndexData>;
+  load(): Promise<SparseIndexData>;
+}
+
+export interface OpenOptions extends LoadOptions {
+  /** Bytes of list pages `postings` keeps in memory, given the manifest (default 64 MiB). */
+  listCacheBytes?: (manifest: SparseManifest) => number;
 }
 
 /**
@@ -41,36 +60,49 @@ export interface OpeningSparseIndex {
  */
 export async function openSparseIndex(
   dir: string,
-  options: LoadOptions = {},
+  options: OpenOptions = {},
 ): Promise<OpenedSparseIndex> {
   const opening = await startOpeningSparseIndex(dir, options);
-  return { index: await opening.loaded, manifest: opening.manifest };
+  try {
+    return { index: await opening.load(), manifest: opening.manifest };
+  } finally {
+    await opening.postings.close();
+  }
 }
 
 /**
- * Reads the head of the index at `dir` and starts loading the rest (`loaded`).
+ * Reads the head of the index at `dir` and opens its lists; `load` loads the rest.
  *
- * @example const { head, loaded } = await startOpeningSparseIndex('indexes/splade');
+ * @example const { head, postings, load } = await startOpeningSparseIndex('indexes/splade');
  */
 export async function startOpeningSparseIndex(
   dir: string,
-  options: LoadOptions = {},
+  options: OpenOptions = {},
 ): Promise<OpeningSparseIndex> {
   const manifest = await readManifest(dir);
   await checkSizes(dir, manifest);
-  const headFiles: ReadFile[] = [];
+  const legacy = !hasArrayFiles(manifest);
+  // Files read whole (JSON, and every file of a version 2 or 3 index) are checked against their
+  // CRC-32 before anything reads the head; array files are checked page by page as they load.
+  const wholeFiles: ReadFile[] = [];
   const read = async (name: string) => {
     const data = await readFile(join(dir, name)).catch(cannotRead(dir, name));
     checkSize(dir, name, data.byteLength, manifest);
-    headFiles.push({ name, data, crc32: manifest.files[name]!.crc32 });
+    wholeFiles.push({ name, data, crc32: manifest.files[name]!.crc32 });
     return data;
   };
+  const array = (name: string, type: ArrayType) =>
+    legacy
+      ? read(name).then((data) => rawView(data, type))
+      : readArray(dir, name, type, manifest, options);
   // The arrays marked `head` in files.ts: u32 offsets and the passage-to-document map.
   const headArrays: Record<string, Uint32Array> = {};
   await Promise.all(
     ARRAY_FILES.filter((file) => file.head).map(async (file) => {
-      const data = await read(arrayFileName(file, manifest.impactType));
-      headArrays[file.field] = typedView(data, 4, false) as Uint32Array;
+      headArrays[file.field] = (await array(
+        arrayFileName(file, manifest.impactType),
+        'u32',
+      )) as Uint32Array;
     }),
   );
   const terms = parseStringArray(
@@ -78,7 +110,10 @@ export async function startOpeningSparseIndex(
     manifest.vocabularySize,
     `${dir}: terms.json`,
   );
-  const documentIds = await readIds(dir, 'documentIds', manifest.documents, manifest, read);
+  const documentIds = await readIds(dir, 'documentIds', manifest.documents, manifest, {
+    json: read,
+    offsets: (name) => array(name, 'u32') as Promise<Uint32Array>,
+  });
   const head: SparseIndexHead = {
     quantization: manifest.quantization,
     terms,
@@ -89,11 +124,22 @@ export async function startOpeningSparseIndex(
     blockSize: manifest.blockSize,
   };
   // Before anything reads the head: a damaged passage-to-document map would give wrong ids.
-  await verifyChecksums(dir, headFiles, true, options);
-  checkHeadShape(head, manifest, dir);
-  const loaded = loadRest(dir, manifest, { head, arrays: headArrays }, options);
-  loaded.catch(() => undefined); // whoever opened may never ask; a failure is theirs to see
-  return { head, manifest, loaded };
+  await verifyChecksums(dir, wholeFiles, true, options);
+  const postings = await FilePostings.open(
+    dir,
+    manifest,
+    head.invertedOffsets,
+    options.listCacheBytes?.(manifest),
+  );
+  try {
+    checkHeadShape(head, manifest, dir, postings.postings);
+  } catch (error) {
+    await postings.close();
+    throw error;
+  }
+  let loaded: Promise<SparseIndexData> | undefined;
+  const load = () => (loaded ??= loadRest(dir, manifest, { head, arrays: headArrays }, options));
+  return { head, manifest, postings, load };
 }
 
 async function readManifest(dir: string): Promise<SparseManifest> {
@@ -147,15 +193,18 @@ async function readIds(
   field: 'passageIds' | 'documentIds',
   count: number,
   manifest: SparseManifest,
-  read: (name: string) => Promise<Buffer>,
+  read: {
+    json: (name: string) => Promise<Buffer>;
+    offsets: (name: string) => Promise<Uint32Array>;
+  },
 ) {
   const file = STRING_FILES.find((f) => f.field === field)!;
   const hasOffsets = file.offsets !== undefined && manifest.files[file.offsets] !== undefined;
   const [json, offsets] = await Promise.all([
-    read(file.name),
-    hasOffsets ? read(file.offsets!).then((data) => typedView(data, 4, false)) : undefined,
+    read.json(file.name),
+    hasOffsets ? read.offsets(file.offsets!) : undefined,
   ]);
-  return idListOf(json, count, offsets as Uint32Array | undefined, `${dir}: ${file.name}`);
+  return idListOf(json, count, offsets, `${dir}: ${file.name}`);
 }
 
 /**
@@ -173,20 +222,16 @@ async function loadRest(
   for (const file of arrayFilesOf(manifest.impactSlice !== undefined)) {
     if (file.head) continue;
     const name = arrayFileName(file, manifest.impactType);
-    const data = await loadFile(dir, name, manifest.files[name]!, options);
-    const bytes = elementBytes(file, manifest.impactType);
-    if (data.byteLength % bytes !== 0) throw new Error(`${dir}: ${name} has a partial element`);
-    arrays[file.field] = typedView(
-      data,
-      bytes,
-      file.kind === 'impacts' && manifest.impactType === 'f32',
-    );
+    arrays[file.field] = await readArray(dir, name, arrayType(file, manifest), manifest, options);
   }
   const load = async (name: string) => {
     const data = await loadFile(dir, name, manifest.files[name]!, options);
     return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   };
-  const passageIds = await readIds(dir, 'passageIds', manifest.passages, manifest, load);
+  const passageIds = await readIds(dir, 'passageIds', manifest.passages, manifest, {
+    json: load,
+    offsets: (name) => readArray(dir, name, 'u32', manifest, options) as Promise<Uint32Array>,
+  });
   const index = {
     ...arrays,
     terms: head.terms,
@@ -200,11 +245,14 @@ async function loadRest(
   return index;
 }
 
-function typedView(data: Uint8Array, bytesPerElement: number, float: boolean) {
+/** A head file of a version 2 or 3 index (raw u32) as an array. */
+function rawView(data: Uint8Array, type: ArrayType): Uint32Array {
+  if (type !== 'u32') throw new Error('raw head files hold u32 elements');
   const aligned = data.byteOffset % 4 === 0 ? data : new Uint8Array(data); // copy when unaligned
-  const length = aligned.byteLength / bytesPerElement;
-  if (bytesPerElement === 2) return new Uint16Array(aligned.buffer, aligned.byteOffset, length);
-  return float
-    ? new Float32Array(aligned.buffer, aligned.byteOffset, length)
-    : new Uint32Array(aligned.buffer, aligned.byteOffset, length);
+  return new Uint32Array(aligned.buffer, aligned.byteOffset, Math.floor(aligned.byteLength / 4));
+}
+
+/** The element type of an array file of this index. */
+export function arrayType(file: ArrayFileSpec, manifest: SparseManifest): ArrayType {
+  return file.kind === 'u32' ? 'u32' : manifest.impactType;
 }

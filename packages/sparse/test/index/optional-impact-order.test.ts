@@ -8,11 +8,14 @@ import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { crc32 } from 'node:zlib';
+import { ArrayFile } from 'irserve/plugin';
 import { pino } from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSparseIndex } from '../../src/build/build-index.js';
 import { openLsr } from '../../src/engine/opened.js';
 import { boundSearch, type SearchStrategy } from '../../src/engine/strategies.js';
+import { combinedChecksum } from '../../src/index/manifest.js';
 import { openSparseIndex } from '../../src/index/open-index.js';
 import { hasImpactOrder, type SparseIndexData } from '../../src/index/types.js';
 import { queryTerms } from '../../src/search/query-terms.js';
@@ -64,28 +67,28 @@ describe('indexes with and without the impact-ordered lists', () => {
       expect(answers(index, strategy)).toEqual(exhaustive);
   });
 
-  it('writes, without --impact_ordered, the same files as the format 2 code did', async () => {
+  it('writes, without --impact_ordered, the index the format 2 code did (as array files)', async () => {
     const built = await build('plain');
     // The same files, plus the ids' offsets (which a reader that does not know them ignores).
     const offsets = ['document-ids.offsets.u32', 'passage-ids.offsets.u32'];
     const oldNames = (await readdir(FORMAT_2_INDEX)).sort();
     expect((await readdir(built)).sort()).toEqual([...oldNames, ...offsets].sort());
-    for (const name of oldNames.filter((n) => n !== 'manifest.json'))
+    for (const name of ['terms.json', 'passage-ids.json', 'document-ids.json'])
       expect(await readFile(join(built, name))).toEqual(await readFile(join(FORMAT_2_INDEX, name)));
-    const manifest = JSON.parse(await readFile(join(built, 'manifest.json'), 'utf8'));
-    const old = JSON.parse(await readFile(join(FORMAT_2_INDEX, 'manifest.json'), 'utf8'));
-    expect(manifest.version).toBe(2);
+    const { index, manifest } = await openSparseIndex(built);
+    const { index: old } = await openSparseIndex(FORMAT_2_INDEX);
+    expect(manifest.version).toBe(4);
     expect(manifest.impactSlice).toBeUndefined();
-    expect(manifest.files).toMatchObject(old.files);
-    expect(Object.keys(manifest.files).sort()).toEqual(
-      Object.keys(old.files).concat(offsets).sort(),
-    );
+    for (const key of Object.keys(old) as (keyof SparseIndexData)[]) {
+      const value = old[key];
+      if (ArrayBuffer.isView(value)) expect(index[key]).toEqual(value);
+    }
   });
 
   it('adds the lists with --impact_ordered, and every strategy answers the same', async () => {
     const built = await build('ordered', true);
     const { index, manifest } = await openSparseIndex(built);
-    expect(manifest.version).toBe(2);
+    expect(manifest.version).toBe(4);
     expect(manifest.impactSlice).toBe(65_536);
     expect(manifest.build['impactOrdered']).toBe(true);
     expect(Object.keys(manifest.files)).toEqual(
@@ -99,10 +102,21 @@ describe('indexes with and without the impact-ordered lists', () => {
     expect(answers(old, 'exhaustive')).toEqual(exhaustive);
   });
 
-  it('opens a version 3 index (unreleased builds: always with the lists)', async () => {
+  it('opens a version 3 index (unreleased builds: always with the lists, raw arrays)', async () => {
     const built = await build('version-3', true);
     const path = join(built, 'manifest.json');
     const manifest = JSON.parse(await readFile(path, 'utf8'));
+    // Version 3 wrote each array raw, little-endian, with the CRC-32 of the whole file.
+    for (const name of Object.keys(manifest.files).filter((n) => !n.endsWith('.json'))) {
+      const file = await ArrayFile.open(join(built, name));
+      const section = file.footer.sections[0]!;
+      const data = await file.read(section.name, section.type);
+      await file.close();
+      const raw = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+      await writeFile(join(built, name), raw);
+      manifest.files[name] = { bytes: raw.byteLength, crc32: crc32(raw) };
+    }
+    manifest.checksum = combinedChecksum(manifest.files);
     await writeFile(path, JSON.stringify({ ...manifest, version: 3 }));
     const { index } = await openSparseIndex(built);
     expect(hasImpactOrder(index)).toBe(true);
