@@ -5,7 +5,7 @@
 //
 //   npm run build && node bench/scale.mjs [--sizes 1m,3m,8.8m] [--engines bm25,xapian,sparse]
 //       [--work DIR] [--results FILE] [--queries 1000] [--ks 10,1000] [--keep] [--fresh]
-//       [--strategies exhaustive,bmp,...]
+//       [--strategies exhaustive,bmp,...] [--memory_budget 2G]
 //
 // Each engine runs in processes of its own (bench/lib/scale/engines/*.mjs), so every peak RSS is
 // that engine's. Results are saved after each engine of each size (--results, default
@@ -38,6 +38,8 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '1000' },
     ks: { type: 'string', default: '10,1000' },
     strategies: { type: 'string' },
+    // The learned-sparse build's --memory_budget, and one more serving row under it (paged).
+    memory_budget: { type: 'string' },
     keep: { type: 'boolean', default: false },
     fresh: { type: 'boolean', default: false },
   },
@@ -58,7 +60,7 @@ const engines = values.engines.split(',').map((name) => {
   return engine;
 });
 const ks = values.ks.split(',').map(Number);
-const options = { strategies: values.strategies?.split(',') };
+const options = { strategies: values.strategies?.split(','), memoryBudget: values.memory_budget };
 const resultsPath = values.results ?? join(values.work, 'results.json');
 await mkdir(values.work, { recursive: true });
 if (values.fresh) await rm(resultsPath, { force: true });

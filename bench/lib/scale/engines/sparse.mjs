@@ -23,21 +23,26 @@ export const sparse = {
       corpus.corpus,
       index,
       '--impact_ordered',
+      ...(options.memoryBudget ? ['--memory_budget', options.memoryBudget] : []),
     ]);
     const build = {
       seconds: built.seconds,
       peakRssBytes: built.peakRssBytes,
       indexBytes: await diskBytes(index),
     };
-    const strategies = options.strategies ?? STRATEGIES;
+    const strategies = (options.strategies ?? STRATEGIES).map((search) => ({ search }));
+    // Under the budget the index is served from its files (every strategy exhaustive).
+    if (options.memoryBudget)
+      strategies.push({ search: 'bmp', memory_budget: options.memoryBudget });
     const rows = [];
-    for (const search of strategies) {
+    for (const served of strategies) {
+      const search = served.memory_budget ? `paged under ${served.memory_budget}` : served.search;
       log(`sparse: serving (${search})`);
-      const spec = join(work, `sparse-${search}.json`);
-      const config = { search, prepare: 'background' };
+      const spec = join(work, `sparse-${search.replaceAll(' ', '-')}.json`);
+      const config = { ...served, prepare: 'background' };
       await writeFile(spec, JSON.stringify({ index, queries: corpus.queries, ks, config, work }));
-      const served = await runMeasured(process.execPath, [CHILD, spec]);
-      rows.push({ variant: search, build, ...lastJsonLine(served.stdout) });
+      const measured = await runMeasured(process.execPath, [CHILD, spec]);
+      rows.push({ variant: search, build, ...lastJsonLine(measured.stdout) });
     }
     return rows;
   },

@@ -28,7 +28,10 @@ export interface BuildSparseOptions {
    * index on disk and in memory. Default false.
    */
   impactOrdered?: boolean;
-  /** Parser threads (default: the cores of the machine; 1 parses in this thread). */
+  /**
+   * Parser threads (default: the cores of the machine, 1 for a corpus under 8 MiB; 1 parses in
+   * this thread).
+   */
   threads?: number;
   /**
    * Bytes the build may hold in memory (default `defaultMemoryBudget()`, a quarter of the
@@ -71,6 +74,15 @@ export function defaultMemoryBudget(): number {
   return Math.max(256 << 20, Math.floor(totalmem() / 4));
 }
 
+/** Below this many bytes of input, starting parser threads costs more than they save. */
+const PARALLEL_INPUT_BYTES = 8 << 20;
+
+/** The cores there are, or 1 for a small corpus. */
+function defaultThreads(files: InputFile[]): number {
+  const bytes = files.reduce((sum, file) => sum + file.bytes, 0);
+  return bytes < PARALLEL_INPUT_BYTES ? 1 : availableParallelism();
+}
+
 /**
  * Builds the index of `options.input` into `options.outputDir`.
  *
@@ -80,9 +92,9 @@ export async function buildSparseIndex(options: BuildSparseOptions): Promise<Bui
   const started = performance.now();
   const quantization = options.quantization ?? DEFAULT_QUANTIZATION;
   const passageIds = options.passageIds ?? 'auto';
-  const threads = options.threads ?? availableParallelism();
   const memoryBudget = options.memoryBudget ?? defaultMemoryBudget();
   const files = await listInputFiles(options.input);
+  const threads = options.threads ?? defaultThreads(files);
   const builder = await startBuilding({
     outputDir: options.outputDir,
     quantization,

@@ -45,7 +45,7 @@ const FLAGS = {
   threads: commonFlags.threads({
     min: 1,
     max: 256,
-    help: 'parse the corpus on N worker threads (default: the cores there are);\nthe index is byte-identical to a one-thread build',
+    help: 'parse the corpus on N worker threads (default: the cores there are, 1 for a\ncorpus under 8 MiB); the index is byte-identical to a one-thread build',
   }),
   memory_budget: commonFlags.memoryBudget({
     help: 'memory the build may hold (e.g. 8G; default a quarter of RAM): past it,\nruns of postings are written to disk and merged; the index is the same',

@@ -88,7 +88,7 @@ describe('irserve-build-sparse-index in bounded memory', () => {
       await expectSameIndex(`${name}-memory`, `${name}-roomy`, expected, roomy.manifest);
       // No run files or partial directories are left beside the index.
       expect((await readdir(dir)).filter((n) => n.includes('partial'))).toEqual([]);
-    });
+    }, 60_000); // three builds: slow on a loaded machine
 
   it('finds a damaged run when it merges, and leaves neither runs nor an index', async () => {
     const outputDir = join(dir, 'damaged');
