@@ -5,7 +5,7 @@
 //
 //   npm run build && node bench/scale.mjs [--sizes 1m,3m,8.8m] [--engines bm25,xapian,sparse]
 //       [--work DIR] [--results FILE] [--queries 1000] [--ks 10,1000] [--keep] [--fresh]
-//       [--strategies exhaustive,bmp,...] [--memory_budget 2G]
+//       [--strategies exhaustive,bmp,...] [--memory_budget 2GiB]
 //
 // Each engine runs in processes of its own (bench/lib/scale/engines/*.mjs), so every peak RSS is
 // that engine's. Results are saved after each engine of each size (--results, default

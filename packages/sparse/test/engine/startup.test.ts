@@ -103,7 +103,7 @@ describe('LSR start-up checks', () => {
       await vi.waitFor(async () => {
         const health = await app.http.inject({ method: 'GET', url: '/health?service=lsr' });
         expect(JSON.stringify(health.json())).toContain('"prepared":"ready"');
-      });
+      }, 15_000); // the checks run in the background: slower on a loaded machine
       // Issue 39, item 3: a sound LSR service is available (it was listed as down forever).
       const health = await app.http.inject({ method: 'GET', url: '/health?service=lsr' });
       expect(health.statusCode).toBe(200);
