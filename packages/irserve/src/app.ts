@@ -33,8 +33,13 @@ export interface AppOptions {
   apiKey?: string;
   /** Draw progress bars (default: whether stderr is a terminal). */
   interactive?: boolean;
-  /** Environment for `api_key_env` lookups (default: process.env). */
+  /** Environment for `api_key_env` lookups and the `HF_*` model settings (default: process.env). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Never touch the network for models: hub ids must be in the Hugging Face cache (the CLI's
+   * `--offline`; `HF_HUB_OFFLINE=1` does the same).
+   */
+  offline?: boolean;
   /** Also serve gRPC (`routir.v1.Routir`) from `listen()`; host defaults to the HTTP host. */
   grpc?: { port: number; host?: string; maxMessageMb?: number };
   /** Overrides the config's `metrics.port` / `metrics.host` (the CLI's `--metrics_port`). */
@@ -140,6 +145,7 @@ async function assembleOptions(
     extras: options.extras ?? true,
     apiKey: options.apiKey,
     env,
+    ...(options.offline ? { offline: true } : {}),
     // `/avail` advertises the gRPC port once the gRPC server is bound.
     availExtras: () => (servers.grpc ? { grpc_port: servers.grpc.port } : {}),
     metrics: metrics && { metrics, route: app.metricsPort === undefined },

@@ -75,6 +75,13 @@ export {
   type SwitchFlag,
   type ValueFlag,
 } from './cli-kit/index.js';
+export {
+  resolveModel,
+  type ModelKind,
+  type ModelRequest,
+  type ModelSource,
+  type ResolvedModel,
+} from './models/model-source.js';
 /**
  * The zod irserve builds its schemas with. Engine config schemas made with it compose with
  * irserve's own (one zod in the process; irserve's build ships it prebundled).

@@ -9,6 +9,7 @@ import { FederatedCollections, federatedContent } from '../federation/federated-
 import type { Federation } from '../federation/federation.js';
 import type { AppMetrics } from '../metrics/prometheus.js';
 import { observedContent } from '../metrics/observed-content.js';
+import { createModelSource } from '../models/model-source.js';
 import { createPipelines } from '../pipeline/lazy-runner.js';
 import { createStore, isKvStore } from '../cache/create-store.js';
 import { KeyScope } from '../cache/key-scope.js';
@@ -35,6 +36,8 @@ export interface AssembleOptions {
   env: NodeJS.ProcessEnv;
   /** Extra keys of `/avail` (the gRPC port). */
   availExtras?: () => Record<string, unknown>;
+  /** Never touch the network for models (`--offline`; `HF_HUB_OFFLINE=1` does the same). */
+  offline?: boolean;
   /** Metrics of the app, and whether `/metrics` is served on the HTTP port. */
   metrics?: { metrics: AppMetrics; route: boolean } | undefined;
 }
@@ -116,6 +119,13 @@ async function wireServicesAndServer(
     interactive,
     configDir,
     observer,
+    models: createModelSource({
+      configDir,
+      logger,
+      interactive,
+      env: options.env,
+      ...(options.offline ? { offline: true } : {}),
+    }),
   });
   addEngineCollections(engines, collections, logger);
   const lifecycle: Lifecycle = { state: 'starting' };

@@ -13,6 +13,7 @@ import {
   instanceServes,
 } from '../engines/contract.js';
 import type { AppObserver } from '../metrics/observer.js';
+import type { ModelSource } from '../models/model-source.js';
 import { FUSION_ENGINES, RANK_FUSION_ENGINES } from '../engines/fusion/index.js';
 import { buildService } from '../processors/build-service.js';
 import { createStore, isKvStore } from '../cache/create-store.js';
@@ -30,6 +31,8 @@ export interface ServicesContext {
   interactive: boolean;
   /** Metrics (none when disabled). */
   observer?: AppObserver | undefined;
+  /** Where engines get the models their configs name. */
+  models: ModelSource;
 }
 
 /** The services of the config plus the built-in fusion rules; returns the engines to start. */
@@ -102,6 +105,7 @@ function createConfiguredEngine(
       configDir: context.configDir,
       interactive: context.interactive,
       resources: shared.resources,
+      models: context.models,
       engine: shared.engineOf,
     },
   });

@@ -7,6 +7,7 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Collection, CollectionCatalog } from '../collections/types.js';
+import type { ModelSource } from '../models/model-source.js';
 
 /** The engine roles of the specification. */
 export type Role = 'search' | 'score' | 'fuse' | 'decompose_query';
@@ -104,6 +105,13 @@ export interface EngineContext {
    * model loaded once); keys are prefixed with the package name. Absent outside an app.
    */
   readonly resources?: Map<string, unknown>;
+
+  /**
+   * Where models come from: `resolveModel(context, ...)` (irserve/plugin) turns a config field
+   * naming a model (a path, or a Hugging Face Hub id) into files on disk. One per app, so a
+   * hub revision is pinned to one commit; absent outside an app (a source is made per call).
+   */
+  readonly models?: ModelSource;
 
   /**
    * The engine of another service of this app, by service name (undefined when none): for

@@ -1,0 +1,315 @@
+/**
+ * Hub ids to files: the Hugging Face cache first (Python's layout, shared with Python), then a
+ * download of only the files the engine needs. A revision is resolved to a commit once and
+ * pinned for the life of the resolver (one per app), and the commit served is logged.
+ *
+ * Cache first means a model in the cache is used without a request, also when online: `main`
+ * stays the commit the cache records until `irserve pull` fetches the newer one.
+ */
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { IrserveError } from '../errors.js';
+import { createProgress, type Progress } from '../util/progress.js';
+import { chooseFiles, type FileChoice } from './choose-files.js';
+import { cacheNotWritable, downloadBlob, formatBytes } from './download-blob.js';
+import { HubCache, type RepoListing } from './hub-cache.js';
+import { HubClient } from './hub-client.js';
+import { HubError } from './hub-errors.js';
+import { hubSettings, type HubSettings } from './hub-settings.js';
+import { formatHubReference, parseHubReference, type HubReference } from './model-reference.js';
+import type { ModelRequest, ModelSourceOptions, ResolvedModel } from './model-source.js';
+
+/** Files under this size are fetched without a progress display of their own. */
+const QUIET_BELOW = 1_000_000;
+
+export class ModelResolver {
+  readonly settings: HubSettings;
+  readonly cache: HubCache;
+  readonly #logger: Logger;
+  readonly #interactive: boolean;
+  readonly #env: NodeJS.ProcessEnv;
+  /** `repo@revision` → the commit this process serves. */
+  readonly #pinned = new Map<string, string>();
+  readonly #inFlight = new Map<string, Promise<ResolvedModel>>();
+
+  constructor(settings: HubSettings, options: Omit<ModelSourceOptions, 'configDir'>) {
+    this.settings = settings;
+    this.cache = new HubCache(settings.cacheDir);
+    this.#logger = options.logger;
+    this.#interactive = options.interactive;
+    this.#env = options.env ?? process.env;
+  }
+
+  /**
+   * A resolver with the settings of `options.env` (`HF_*`).
+   *
+   * @example const resolver = await ModelResolver.create({ logger, interactive: false });
+   */
+  static async create(options: Omit<ModelSourceOptions, 'configDir'>): Promise<ModelResolver> {
+    const env = options.env ?? process.env;
+    return new ModelResolver(
+      await hubSettings(env, options.offline ? { offline: true } : {}),
+      options,
+    );
+  }
+
+  /** The files of a hub id (not a local path: that is the model source's first step). */
+  async resolve(request: ModelRequest): Promise<ResolvedModel> {
+    const reference = this.#parse(request);
+    const key = JSON.stringify([reference, request.kind, request.wanted ?? []]);
+    let pending = this.#inFlight.get(key);
+    if (!pending) {
+      pending = this.#resolve(reference, request, { refresh: false });
+      this.#inFlight.set(key, pending);
+      pending.catch(() => this.#inFlight.delete(key));
+    }
+    return pending;
+  }
+
+  /**
+   * `irserve pull`: asks the hub which commit the revision is now (unless offline) and fetches
+   * what is missing, even when an older commit of the revision is cached.
+   */
+  async pull(request: ModelRequest): Promise<ResolvedModel> {
+    return this.#resolve(this.#parse(request), request, { refresh: true });
+  }
+
+  #parse(request: ModelRequest): HubReference {
+    const parsed = parseHubReference(request.reference);
+    if ('error' in parsed)
+      throw new IrserveError(
+        'ERR_CONFIG',
+        `${request.field}: there is no file or folder "${request.reference}", and it is not a Hugging Face Hub id (org/name) either: ${parsed.error}`,
+      );
+    return parsed;
+  }
+
+  async #resolve(
+    reference: HubReference,
+    request: ModelRequest,
+    options: { refresh: boolean },
+  ): Promise<ResolvedModel> {
+    try {
+      const cached =
+        options.refresh && !this.settings.offline
+          ? undefined
+          : await this.#fromCache(reference, request);
+      if (cached) return cached;
+      if (this.settings.offline) throw await this.#missingOffline(reference, request);
+      return await this.#fromHub(reference, request, options.refresh);
+    } catch (error) {
+      if (error instanceof IrserveError) throw error;
+      throw new IrserveError(
+        'ERR_CONFIG',
+        `${request.field}: model ${formatHubReference(reference)}: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+  }
+
+  /** The model from the cache, when its snapshot holds every file it needs. */
+  async #fromCache(
+    reference: HubReference,
+    request: ModelRequest,
+  ): Promise<ResolvedModel | undefined> {
+    const key = pinKey(reference);
+    const commit =
+      this.#pinned.get(key) ?? (await this.cache.readRef(reference.repo, reference.revision));
+    if (!commit) return undefined;
+    const present = await this.cache.snapshotFiles(reference.repo, commit);
+    if (!present) return undefined;
+    const listing = await this.cache.readTree(reference.repo, commit);
+    const choice = tryChoose(new Set((listing ?? present).keys()), reference, request);
+    if (!choice || !choice.files.every((file) => present.has(file))) return undefined;
+    // Without a listing, a graph picked as the only one cached may not be the one the
+    // repository serves by default: ask the hub, unless offline (then the cache is all there is).
+    if (
+      !listing &&
+      choice.kind === 'onnx' &&
+      choice.modelFile &&
+      !reference.path &&
+      !this.settings.offline
+    )
+      return undefined;
+    this.#pin(reference, commit);
+    return this.#resolved(reference, commit, choice, 'cache');
+  }
+
+  async #fromHub(
+    reference: HubReference,
+    request: ModelRequest,
+    refresh: boolean,
+  ): Promise<ResolvedModel> {
+    const client = new HubClient(this.settings, this.#env);
+    try {
+      const pinned = refresh ? undefined : this.#pinned.get(pinKey(reference));
+      const { commit, files } = await client.listing(reference.repo, pinned ?? reference.revision);
+      const label = `${reference.repo}@${commit}`;
+      const choice = chooseFiles(new Set(files.keys()), choiceRequest(reference, request), label);
+      await this.cache.writeTree(reference.repo, commit, files).catch((error: unknown) => {
+        throw cacheNotWritable(this.cache.root, error);
+      });
+      await this.cache.tag();
+      const started = performance.now();
+      const fetched = await this.#download(client, reference, commit, choice, files);
+      await this.cache.writeRef(reference.repo, reference.revision, commit);
+      if (refresh) this.#pinned.delete(pinKey(reference));
+      this.#pin(reference, commit);
+      const resolved = this.#resolved(reference, commit, choice, fetched > 0 ? 'hub' : 'cache');
+      if (fetched > 0)
+        this.#logger.info(
+          `model ${resolved.label}: downloaded ${formatBytes(fetched)} in ${((performance.now() - started) / 1000).toFixed(1)}s into ${resolved.folder}`,
+        );
+      return resolved;
+    } finally {
+      await client.close();
+    }
+  }
+
+  /** Fetches the chosen files the snapshot lacks; returns the bytes downloaded. */
+  async #download(
+    client: HubClient,
+    reference: HubReference,
+    commit: string,
+    choice: FileChoice,
+    listing: RepoListing,
+  ): Promise<number> {
+    const { repo } = reference;
+    const present = (await this.cache.snapshotFiles(repo, commit)) ?? new Set<string>();
+    let bytes = 0;
+    for (const file of choice.files) {
+      if (present.has(file)) continue;
+      const meta = await client.fileMetadata(repo, commit, file);
+      if (meta.commit !== commit)
+        throw new HubError(
+          'protocol',
+          `${file}: the hub answered for commit ${meta.commit}, not ${commit}`,
+        );
+      const listed = listing.get(file);
+      if (listed && listed.size >= 0 && listed.size !== meta.size)
+        throw new HubError(
+          'protocol',
+          `${file}: the listing says ${listed.size} bytes, the file ${meta.size}`,
+        );
+      await downloadBlob({
+        client,
+        cache: this.cache,
+        repo,
+        commit,
+        file,
+        meta,
+        progress: (total) => this.#progress(`${repo} ${file}`, total),
+        onWait: (holder) =>
+          this.#logger.info(
+            `model ${repo} ${file}: waiting for ${holder}, which is downloading it`,
+          ),
+      });
+      await this.cache.linkBlob(repo, commit, file, meta.etag).catch((error: unknown) => {
+        throw cacheNotWritable(this.cache.root, error);
+      });
+      bytes += meta.size;
+    }
+    return bytes;
+  }
+
+  #progress(label: string, total: number): Progress {
+    if (total < QUIET_BELOW) {
+      this.#logger.debug(`downloading ${label} (${formatBytes(total)})`);
+      return { tick() {}, update() {}, done() {} };
+    }
+    const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
+    const display = createProgress({
+      label: `downloading ${label}`,
+      total: mb(total),
+      interactive: this.#interactive,
+      logger: { info: (message) => this.#logger.info(message) },
+      unit: 'MB',
+    });
+    return {
+      tick: () => {},
+      update: (value) => display.update(mb(value)),
+      done: () => display.done(),
+    };
+  }
+
+  /** Pins `reference`'s revision to `commit`, logging the commit once. */
+  #pin(reference: HubReference, commit: string): void {
+    const key = pinKey(reference);
+    if (this.#pinned.has(key)) return;
+    this.#pinned.set(key, commit);
+    this.#logger.info(
+      { repo: reference.repo, revision: reference.revision, commit },
+      `model ${reference.repo}@${reference.revision} is commit ${commit} for the life of this process`,
+    );
+  }
+
+  #resolved(
+    reference: HubReference,
+    commit: string,
+    choice: FileChoice,
+    source: 'cache' | 'hub',
+  ): ResolvedModel {
+    const snapshot = this.cache.snapshotDir(reference.repo, commit);
+    const folder = choice.folder ? join(snapshot, ...choice.folder.split('/')) : snapshot;
+    const path = choice.kind === 'gguf' ? join(folder, ...choice.modelFile!.split('/')) : folder;
+    return {
+      path,
+      folder,
+      ...(choice.modelFile && choice.kind !== 'gguf' ? { modelFile: choice.modelFile } : {}),
+      source,
+      repo: reference.repo,
+      commit,
+      format: choice.kind,
+      label: `${formatHubReference(reference)} (commit ${commit.slice(0, 12)})`,
+    };
+  }
+
+  /** The start-up error of an offline run whose model is not (all) in the cache. */
+  async #missingOffline(reference: HubReference, request: ModelRequest): Promise<IrserveError> {
+    const { repo, revision } = reference;
+    const commit =
+      this.#pinned.get(pinKey(reference)) ?? (await this.cache.readRef(repo, revision));
+    const present = commit ? await this.cache.snapshotFiles(repo, commit) : undefined;
+    const listing = commit ? await this.cache.readTree(repo, commit) : undefined;
+    let what: string;
+    if (!commit)
+      what = `the cache ${this.settings.cacheDir} has no ${revision === 'main' ? '' : `revision ${revision} of `}${repo} (no ${join(this.cache.repoDir(repo), 'refs', revision)})`;
+    else {
+      const choice = listing ? tryChoose(new Set(listing.keys()), reference, request) : undefined;
+      const missing = choice?.files.filter((file) => !present?.has(file));
+      what = missing?.length
+        ? `the cached commit ${commit} lacks ${missing.join(', ')}`
+        : `the cached commit ${commit} holds ${present?.size ? [...present].sort().join(', ') : 'no files'}, not the ${request.kind === 'gguf' ? 'GGUF file' : 'graph, tokenizer and config'} this engine needs`;
+    }
+    return new IrserveError(
+      'ERR_CONFIG',
+      `${request.field}: model ${formatHubReference(reference)} is not in the Hugging Face cache and irserve runs offline (HF_HUB_OFFLINE or --offline): ${what}. Fetch it on a machine with network: irserve pull ${formatHubReference(reference)} (or irserve pull <config.json>), with HF_HUB_CACHE pointing at this cache or copied into it`,
+    );
+  }
+}
+
+function pinKey(reference: HubReference): string {
+  return `${reference.repo}@${reference.revision}`;
+}
+
+function choiceRequest(reference: HubReference, request: ModelRequest) {
+  return {
+    kind: request.kind,
+    ...(reference.path ? { path: reference.path } : {}),
+    ...(reference.quant ? { quant: reference.quant } : {}),
+    ...(request.wanted ? { wanted: request.wanted } : {}),
+  };
+}
+
+/** The files `request` needs among `files`, or undefined when none fit. */
+function tryChoose(
+  files: ReadonlySet<string>,
+  reference: HubReference,
+  request: ModelRequest,
+): FileChoice | undefined {
+  try {
+    return chooseFiles(files, choiceRequest(reference, request), reference.repo);
+  } catch {
+    return undefined;
+  }
+}
