@@ -63,7 +63,7 @@ describe('GGUF engines refuse bad models and settings', () => {
     expect(
       (await startError(world, 'GgufReranker', { model_path: join(world.dir, 'none.gguf') }))
         ?.message,
-    ).toMatch(/no file at/);
+    ).toMatch(/config\.model_path: no file or folder at \S*none\.gguf$/);
   });
 
   it('refuses a token model as an embedding model, and either as a reranker', async () => {

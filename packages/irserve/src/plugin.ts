@@ -76,8 +76,10 @@ export {
   type ValueFlag,
 } from './cli-kit/index.js';
 export {
+  createModelSource,
   resolveModel,
   type ModelKind,
+  type ModelSourceOptions,
   type ModelRequest,
   type ModelSource,
   type ResolvedModel,

@@ -249,7 +249,10 @@ describe('CrossEncoderReranker start-up errors', () => {
       { model_path: TINY_BERT, mode: 'yes_no', yes_token: 'the', no_token: 'a' },
       /needs next-token logits over the tokenizer's \d+ tokens/,
     ],
-    [{ model_path: 'no/such/folder' }, /does not exist/],
+    [
+      { model_path: 'no/such/folder' },
+      /no file or folder at \S*no\/such\/folder, so .* Hub id: model no\/such\/folder is not in the Hugging Face cache/,
+    ],
     [
       { model_path: TINY_CROSS_ENCODER, instruction: 'x' },
       /instruction only apply to mode "yes_no"/,

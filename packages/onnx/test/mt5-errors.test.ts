@@ -64,7 +64,7 @@ describe('MT5Reranker model folder errors', () => {
     [
       'a missing folder',
       () => join(scratch, 'nope'),
-      /nope: does not exist \(a seq2seq model folder holds encoder_model.onnx/,
+      /config\.model_path: no file or folder at \S*nope$/,
     ],
     ['a file', () => join(TINY_T5, 'config.json'), /is not a directory/],
     [

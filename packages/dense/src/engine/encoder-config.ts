@@ -10,7 +10,9 @@ export const encoderConfigSchema = z.strictObject({
   model_path: z
     .string()
     .min(1)
-    .describe('The model folder (model.onnx + tokenizer.json), relative to the config file.'),
+    .describe(
+      'The model folder (model.onnx + tokenizer.json), relative to the config file, or a Hugging Face Hub id (`org/name[@revision][/path]`) fetched into the Hugging Face cache (docs/models.md).',
+    ),
   pooling: z
     .enum(['cls', 'mean', 'max', 'last_token', 'none'])
     .optional()

@@ -3,8 +3,7 @@
  * is imported here, lazily, only when a service configures `encoder`: a Dense service over an
  * API never loads it, and an install without it fails at start-up with what to install.
  */
-import { resolve } from 'node:path';
-import { IrserveError, type EngineContext } from 'irserve/plugin';
+import { IrserveError, resolveModel, type EngineContext } from 'irserve/plugin';
 import type * as Onnx from '@irserve/onnx';
 import type { EncoderConfig } from './encoder-config.js';
 import type { Embedder } from './embedder.js';
@@ -44,8 +43,14 @@ export async function localEmbedder(
   context: EngineContext,
 ): Promise<Embedder> {
   const onnx = await importOnnx(import('@irserve/onnx'));
-  const folder = resolve(context.configDir, config.model_path);
+  const model = await resolveModel(context, {
+    reference: config.model_path,
+    kind: 'onnx',
+    field: 'config.encoder.model_path',
+  });
+  const folder = model.folder;
   const lease = await onnx.sessionPoolFor(context).acquire(folder, {
+    ...(model.modelFile ? { modelFile: model.modelFile } : {}),
     execution_providers: config.execution_providers,
     ...(config.device ? { device: config.device } : {}),
     intra_op_threads: config.intra_op_threads,
@@ -70,7 +75,7 @@ export async function localEmbedder(
       return encoder.dimension;
     },
     prefixes: lease.folder.prefixes,
-    label: `the encoder at ${folder} on ${lease.session.device.providers.join(', ')}`,
+    label: `the encoder ${model.source === 'local' ? 'at ' : ''}${model.label} on ${lease.session.device.providers.join(', ')}`,
     modelPath: lease.folder.path,
     close: () => encoder.close(),
   };

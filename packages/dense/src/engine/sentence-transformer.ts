@@ -1,7 +1,7 @@
 /**
  * `SentenceTransformerEngine`: RoutIR's name and config fields for a local sentence encoder,
  * mapped onto the Dense engine with `encoder` (the model runs in process on ONNX Runtime).
- * `embedding_model_name` is a local model folder here: nothing is downloaded.
+ * `embedding_model_name` is a model folder or a Hugging Face Hub id (docs/models.md).
  */
 import {
   batchSizeField,
@@ -25,7 +25,7 @@ export const sentenceTransformerConfigSchema = z.strictObject({
     .string()
     .min(1)
     .describe(
-      'The exported model folder (model.onnx + tokenizer.json), relative to the config file.',
+      'The model folder (model.onnx + tokenizer.json), relative to the config file, or a Hugging Face Hub id (`org/name[@revision][/path]`) fetched into the Hugging Face cache (docs/models.md).',
     ),
   instruction: z
     .string()

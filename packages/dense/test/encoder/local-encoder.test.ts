@@ -319,7 +319,7 @@ describe('Dense embedBatch and shared sessions', () => {
         index_path: world.indexDir,
         encoder: { model_path: 'no/such/model' },
       }).start(),
-    ).rejects.toThrow(/does not exist/);
+    ).rejects.toThrow(/config\.encoder\.model_path: no file or folder at \S*no\/such\/model/);
     await expect(
       engine(new Map(), {
         index_path: world.indexDir,

@@ -49,7 +49,7 @@ async function openEmbedder(
   gguf: GgufEmbeddingConfig,
   holder: LeaseHolder,
 ): Promise<Embedder> {
-  const request = modelRequest(gguf, init.context.configDir, 'embedding');
+  const request = await modelRequest(gguf, init.context, 'embedding');
   const lease = await GgufModelPool.of(init.context).acquire(request, init.context.logger);
   holder.lease = lease;
   init.context.logger.info(

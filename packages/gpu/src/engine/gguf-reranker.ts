@@ -57,7 +57,7 @@ export class GgufReranker extends LeasedReranker<Ready> {
 
   protected async load(): Promise<Ready> {
     const s = this.settings;
-    const request = modelRequest(s, this.context.configDir, 'ranking');
+    const request = await modelRequest(s, this.context, 'ranking');
     const lease = await GgufModelPool.of(this.context).acquire(request, this.context.logger);
     try {
       const scorer = await ggufRanker(lease, {

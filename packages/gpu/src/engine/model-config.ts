@@ -2,8 +2,7 @@
  * The config fields every GGUF engine shares: the model file and where it runs. RoutIR's
  * `model_name_or_path` is accepted as an alias of `model_path`.
  */
-import { resolve } from 'node:path';
-import { z } from 'irserve/plugin';
+import { resolveModel, z, type EngineContext } from 'irserve/plugin';
 import { llamaDeviceSchema } from '../llama/device.js';
 import type { ModelRequest } from '../llama/model-pool.js';
 import type { ModelRole } from '../llama/model-kind.js';
@@ -14,7 +13,7 @@ export const ggufModelFields = {
     .min(1)
     .optional()
     .describe(
-      'The GGUF file (relative to the config file), e.g. `models/Qwen3-Embedding-0.6B-f16.gguf`.',
+      'The GGUF file (relative to the config file), e.g. `models/Qwen3-Embedding-0.6B-f16.gguf`, or a Hugging Face Hub id with a quantisation, e.g. `Qwen/Qwen3-Embedding-0.6B-GGUF:Q8_0`.',
     ),
   model_name_or_path: z.string().min(1).optional().describe("RoutIR's name for `model_path`."),
   device: llamaDeviceSchema,
@@ -88,18 +87,25 @@ export function checkModelPath(
 type GgufModelSettings = z.output<z.ZodObject<typeof ggufModelFields>>;
 
 /**
- * What the model pool is asked for by an engine with these settings: the file (relative to
- * `configDir`) in `role`, on the configured device, layers, GPU and threads.
+ * What the model pool is asked for by an engine with these settings: the GGUF file (a path
+ * relative to the config file, or a hub id such as `Qwen/Qwen3-Embedding-0.6B-GGUF:Q8_0`,
+ * fetched into the Hugging Face cache) in `role`, on the configured device, layers, GPU and
+ * threads.
  *
- * @example await pool.acquire(modelRequest(settings, context.configDir, 'ranking'), logger)
+ * @example await pool.acquire(await modelRequest(settings, context, 'ranking'), logger)
  */
-export function modelRequest(
+export async function modelRequest(
   settings: GgufModelSettings,
-  configDir: string,
+  context: EngineContext,
   role: ModelRole,
-): ModelRequest {
+): Promise<ModelRequest> {
+  const model = await resolveModel(context, {
+    reference: (settings.model_path ?? settings.model_name_or_path)!,
+    kind: 'gguf',
+    field: `config.${settings.model_path === undefined ? 'model_name_or_path' : 'model_path'}`,
+  });
   return {
-    path: resolve(configDir, (settings.model_path ?? settings.model_name_or_path)!),
+    path: model.path,
     role,
     device: settings.device,
     gpuLayers: settings.gpu_layers,

@@ -25,14 +25,21 @@ export interface FileChoice {
   readonly modelFile?: string;
 }
 
+/** The graphs a config names: `model` for one-graph engines, `encoder`/`decoder` for seq2seq. */
+export interface Graphs {
+  model?: string;
+  encoder?: string;
+  decoder?: string;
+}
+
 export interface ChoiceRequest {
   kind: ModelKind;
   /** A file or folder of the repository the reference names. */
   path?: string;
   /** A GGUF quantisation (`Q8_0`). */
   quant?: string;
-  /** Files the engine's config names, relative to the model folder (`encoder_file`, ...). */
-  wanted?: readonly string[];
+  /** Graphs the engine's config names, relative to the model folder (`encoder_file`, ...). */
+  graphs?: Graphs;
 }
 
 /** The small files a model folder may hold, all fetched when present. */
@@ -145,8 +152,7 @@ function chooseGraph(
   const top = baseFolder(files, request.path);
   let graph: string | undefined;
   if (request.path && files.has(request.path)) graph = request.path;
-  else if (request.wanted?.length)
-    graph = request.wanted.map((w) => at(top, w)).find((f) => files.has(f));
+  else if (request.graphs?.model) graph = [at(top, request.graphs.model)].find((f) => files.has(f));
   else graph = [at(top, 'model.onnx'), at(top, 'onnx/model.onnx')].find((f) => files.has(f));
   if (!graph) {
     const graphs = [...files].filter(
@@ -174,11 +180,13 @@ function chooseGraph(
 
 function chooseSeq2Seq(files: ReadonlySet<string>, request: ChoiceRequest): FileChoice | undefined {
   const folder = baseFolder(files, request.path);
-  const named = request.wanted?.length ? request.wanted.map((w) => at(folder, w)) : undefined;
-  const encoder = (named ?? SEQ2SEQ_ENCODERS.map((c) => at(folder, c))).find((f) => files.has(f));
-  const decoder = (named ?? SEQ2SEQ_DECODERS.map((c) => at(folder, c))).find(
-    (f) => files.has(f) && f !== encoder,
-  );
+  const { encoder: encoderFile, decoder: decoderFile } = request.graphs ?? {};
+  const encoder = (encoderFile ? [encoderFile] : SEQ2SEQ_ENCODERS)
+    .map((c) => at(folder, c))
+    .find((f) => files.has(f));
+  const decoder = (decoderFile ? [decoderFile] : SEQ2SEQ_DECODERS)
+    .map((c) => at(folder, c))
+    .find((f) => files.has(f));
   if (!encoder || !decoder) return undefined;
   return {
     kind: 'seq2seq',

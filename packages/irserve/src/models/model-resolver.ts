@@ -6,7 +6,7 @@
  * Cache first means a model in the cache is used without a request, also when online: `main`
  * stays the commit the cache records until `irserve pull` fetches the newer one.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { IrserveError } from '../errors.js';
 import { createProgress, type Progress } from '../util/progress.js';
@@ -28,12 +28,15 @@ export class ModelResolver {
   readonly #logger: Logger;
   readonly #interactive: boolean;
   readonly #env: NodeJS.ProcessEnv;
+  /** Where relative paths were looked for, for messages (the model source checks paths). */
+  readonly #configDir: string;
   /** `repo@revision` → the commit this process serves. */
   readonly #pinned = new Map<string, string>();
   readonly #inFlight = new Map<string, Promise<ResolvedModel>>();
 
-  constructor(settings: HubSettings, options: Omit<ModelSourceOptions, 'configDir'>) {
+  constructor(settings: HubSettings, options: Partial<Pick<ModelSourceOptions, 'configDir'>> & Omit<ModelSourceOptions, 'configDir'>) {
     this.settings = settings;
+    this.#configDir = resolve(options.configDir ?? '.');
     this.cache = new HubCache(settings.cacheDir);
     this.#logger = options.logger;
     this.#interactive = options.interactive;
@@ -45,7 +48,9 @@ export class ModelResolver {
    *
    * @example const resolver = await ModelResolver.create({ logger, interactive: false });
    */
-  static async create(options: Omit<ModelSourceOptions, 'configDir'>): Promise<ModelResolver> {
+  static async create(
+    options: Partial<Pick<ModelSourceOptions, 'configDir'>> & Omit<ModelSourceOptions, 'configDir'>,
+  ): Promise<ModelResolver> {
     const env = options.env ?? process.env;
     return new ModelResolver(
       await hubSettings(env, options.offline ? { offline: true } : {}),
@@ -56,7 +61,7 @@ export class ModelResolver {
   /** The files of a hub id (not a local path: that is the model source's first step). */
   async resolve(request: ModelRequest): Promise<ResolvedModel> {
     const reference = this.#parse(request);
-    const key = JSON.stringify([reference, request.kind, request.wanted ?? []]);
+    const key = JSON.stringify([reference, request.kind, request.graphs ?? {}]);
     let pending = this.#inFlight.get(key);
     if (!pending) {
       pending = this.#resolve(reference, request, { refresh: false });
@@ -79,9 +84,17 @@ export class ModelResolver {
     if ('error' in parsed)
       throw new IrserveError(
         'ERR_CONFIG',
-        `${request.field}: there is no file or folder "${request.reference}", and it is not a Hugging Face Hub id (org/name) either: ${parsed.error}`,
+        `${request.field}: no file or folder at ${this.#localPath(request)}${
+          parsed.error.startsWith('it starts like a path')
+            ? ''
+            : `, and "${request.reference}" is not a Hugging Face Hub id either (${parsed.error})`
+        }`,
       );
     return parsed;
+  }
+
+  #localPath(request: ModelRequest): string {
+    return resolve(this.#configDir, request.reference);
   }
 
   async #resolve(
@@ -98,10 +111,10 @@ export class ModelResolver {
       if (this.settings.offline) throw await this.#missingOffline(reference, request);
       return await this.#fromHub(reference, request, options.refresh);
     } catch (error) {
-      if (error instanceof IrserveError) throw error;
+      const message = error instanceof IrserveError ? error.message : `model ${formatHubReference(reference)}: ${(error as Error).message}`;
       throw new IrserveError(
         'ERR_CONFIG',
-        `${request.field}: model ${formatHubReference(reference)}: ${(error as Error).message}`,
+        `${request.field}: no file or folder at ${this.#localPath(request)}, so "${request.reference}" was taken for a Hugging Face Hub id: ${message}`,
         { cause: error },
       );
     }
@@ -283,7 +296,7 @@ export class ModelResolver {
     }
     return new IrserveError(
       'ERR_CONFIG',
-      `${request.field}: model ${formatHubReference(reference)} is not in the Hugging Face cache and irserve runs offline (HF_HUB_OFFLINE or --offline): ${what}. Fetch it on a machine with network: irserve pull ${formatHubReference(reference)} (or irserve pull <config.json>), with HF_HUB_CACHE pointing at this cache or copied into it`,
+      `model ${formatHubReference(reference)} is not in the Hugging Face cache and irserve runs offline (HF_HUB_OFFLINE or --offline): ${what}. Fetch it on a machine with network: irserve pull ${formatHubReference(reference)} (or irserve pull <config.json>), with HF_HUB_CACHE pointing at this cache or copied into it`,
     );
   }
 }
@@ -297,7 +310,7 @@ function choiceRequest(reference: HubReference, request: ModelRequest) {
     kind: request.kind,
     ...(reference.path ? { path: reference.path } : {}),
     ...(reference.quant ? { quant: reference.quant } : {}),
-    ...(request.wanted ? { wanted: request.wanted } : {}),
+    ...(request.graphs ? { graphs: request.graphs } : {}),
   };
 }
 

@@ -8,9 +8,9 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { EngineContext } from '../engines/contract.js';
-import type { ModelKind } from './choose-files.js';
+import type { Graphs, ModelKind } from './choose-files.js';
 
-export type { ModelKind } from './choose-files.js';
+export type { Graphs, ModelKind } from './choose-files.js';
 
 export interface ModelRequest {
   /** The value of the config field: a path, or a hub id (`org/name[@rev][/path][:QUANT]`). */
@@ -19,8 +19,8 @@ export interface ModelRequest {
   kind: ModelKind;
   /** The config field, for messages (`config.encoder.model_path`). */
   field: string;
-  /** Files the engine's config names inside the model folder (`encoder_file`, ...). */
-  wanted?: readonly string[];
+  /** Graphs the engine's config names inside the model folder (`encoder_file`, ...). */
+  graphs?: Graphs;
 }
 
 export interface ResolvedModel {
@@ -91,7 +91,8 @@ async function localModel(
   if (!info) return undefined;
   return {
     path,
-    folder: info.isDirectory() ? path : dirname(path),
+    // A GGUF model is a file; other loaders take the folder (and say so when given a file).
+    folder: request.kind === 'gguf' && !info.isDirectory() ? dirname(path) : path,
     source: 'local',
     label: path,
   };

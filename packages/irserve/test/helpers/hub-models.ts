@@ -6,7 +6,8 @@
  *   folder (model.onnx, model_quantized.onnx), safetensors and PyTorch weights beside it;
  * - `Xenova/tiny-cross-encoder`: transformers.js's layout (`onnx/model.onnx` and variants);
  * - `optimum/tiny-t5`: Optimum's seq2seq export (encoder, decoder, merged decoder);
- * - `ggml-org/tiny-embed-GGUF`: GGUF quantisations side by side;
+ * - `ggml-org/tiny-embed-GGUF`: GGUF quantisations side by side (the F16 one is not a model);
+ * - `ggml-org/tiny-rerank-GGUF`: one GGUF reranker;
  * - `google/tiny-bert-checkpoint`: safetensors only (for the checkpoint loader).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -46,6 +47,7 @@ export const TINY_BERT_REPO = 'sentence-transformers/tiny-bert';
 export const CROSS_ENCODER_REPO = 'Xenova/tiny-cross-encoder';
 export const T5_REPO = 'optimum/tiny-t5';
 export const GGUF_REPO = 'ggml-org/tiny-embed-GGUF';
+export const GGUF_RERANK_REPO = 'ggml-org/tiny-rerank-GGUF';
 export const CHECKPOINT_REPO = 'google/tiny-bert-checkpoint';
 
 /** Publishes the tiny models; returns the commit of each repository. */
@@ -81,6 +83,9 @@ export function publishTinyModels(hub: HubStandIn): Record<string, string> {
     'tiny-embed-Q8_0.gguf': embed,
     'tiny-embed-F16.gguf': Buffer.concat([embed, Buffer.alloc(16)]),
     'README.md': '# GGUF\n',
+  });
+  commits[GGUF_RERANK_REPO] = hub.publish(GGUF_RERANK_REPO, {
+    'tiny-rerank.gguf': readFileSync(join(GGUF_FIXTURES, 'tiny-rerank.gguf')),
   });
   commits[CHECKPOINT_REPO] = hub.publish(CHECKPOINT_REPO, {
     'config.json': bert['config.json']!,

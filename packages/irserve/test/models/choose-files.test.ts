@@ -179,7 +179,7 @@ describe('chooseFiles', () => {
     expect(
       chooseFiles(
         new Set(files),
-        { kind: 'seq2seq', wanted: ['onnx/encoder_model.onnx', 'onnx/decoder_model_merged.onnx'] },
+        { kind: 'seq2seq', graphs: { decoder: 'onnx/decoder_model_merged.onnx' } },
         'x',
       ).files.slice(0, 2),
     ).toEqual(['onnx/encoder_model.onnx', 'onnx/decoder_model_merged.onnx']);

@@ -236,7 +236,7 @@ describe('ModelResolver: a download a user can trust', () => {
     await expect(resolver.resolve(request(repo))).rejects.toMatchObject({
       code: 'ERR_CONFIG',
       message: expect.stringMatching(
-        /config\.model_path: model org\/corrupt: .*model\.onnx: the downloaded file is wrong \(its hash is [0-9a-f]{64}, the hub's is [0-9a-f]{64}\); it was deleted/,
+        /config\.model_path: no file or folder at \S*org\/corrupt, so "org\/corrupt" was taken for a Hugging Face Hub id: model org\/corrupt: .*model\.onnx: the downloaded file is wrong \(its hash is [0-9a-f]{64}, the hub's is [0-9a-f]{64}\); it was deleted/,
       ),
     });
     const blobs = join(cache, 'models--org--corrupt', 'blobs');
@@ -392,7 +392,7 @@ describe('ModelResolver: offline, tokens and bad input', () => {
       'a name that is neither a path nor an id',
       'not-a-model',
       'onnx',
-      /there is no file or folder "not-a-model", and it is not a Hugging Face Hub id/,
+      /config\.model_path: no file or folder at \S*not-a-model, and "not-a-model" is not a Hugging Face Hub id either \(a hub id has the form org\/name\)/,
     ],
   ] as const)('%s is a start-up error naming the model', async (_, reference, kind, message) => {
     const { resolver } = await resolverWith();

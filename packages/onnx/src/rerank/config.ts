@@ -18,7 +18,9 @@ export const crossEncoderConfigSchema = z
       .string()
       .min(1)
       .optional()
-      .describe('The model folder (model.onnx + tokenizer.json); relative to the config file.'),
+      .describe(
+        'The model folder (model.onnx + tokenizer.json), relative to the config file, or a Hugging Face Hub id (`org/name[@revision][/path]`) fetched into the Hugging Face cache (docs/models.md).',
+      ),
     model_name_or_path: z.string().min(1).optional().describe("RoutIR's name for `model_path`."),
     /**
      * `classifier`: a sequence-classification head (`logits [batch, labels]`);

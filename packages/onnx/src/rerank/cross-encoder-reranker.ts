@@ -3,8 +3,7 @@
  * yes/no reranker, scoring `(query, passage)` pairs in process. Usable as `>> rerank` in a
  * pipeline; long passages are cut to `max_length`, batches split to `batch_size`.
  */
-import { resolve } from 'node:path';
-import type { EngineInit } from 'irserve/plugin';
+import { resolveModel, type EngineInit } from 'irserve/plugin';
 import { sessionPoolFor } from '../runtime/context-pool.js';
 import type { ModelLease } from '../runtime/session-pool.js';
 import {
@@ -56,8 +55,13 @@ export class CrossEncoderReranker extends LeasedReranker<Ready> {
       inter_op_threads,
       graph_optimization,
     } = this.settings;
-    const folder = resolve(this.context.configDir, (model_path ?? model_name_or_path)!);
-    const lease = await sessionPoolFor(this.context).acquire(folder, {
+    const model = await resolveModel(this.context, {
+      reference: (model_path ?? model_name_or_path)!,
+      kind: 'onnx',
+      field: `config.${model_path === undefined ? 'model_name_or_path' : 'model_path'}`,
+    });
+    const lease = await sessionPoolFor(this.context).acquire(model.folder, {
+      ...(model.modelFile ? { modelFile: model.modelFile } : {}),
       execution_providers,
       ...(device ? { device } : {}),
       intra_op_threads,

@@ -41,7 +41,7 @@ export const mt5ConfigSchema = z
       .min(1)
       .optional()
       .describe(
-        'The exported model folder, relative to the config file (RoutIR\'s name; never downloaded). Its last path part also picks the answer tokens of a known checkpoint, e.g. "monot5-base-msmarco".',
+        'The exported model folder, relative to the config file, or a Hugging Face Hub id (`org/name[@revision][/path]`) fetched into the Hugging Face cache (docs/models.md) (RoutIR\'s name). The hub id, or the folder\'s last path part, also picks the answer tokens of a known checkpoint, e.g. "castorini/monot5-base-msmarco".',
       ),
     model_path: z.string().min(1).optional().describe("irserve's name for `model_name_or_path`."),
     token_false: z

@@ -6,8 +6,8 @@
  * pipeline; long queries and passages are cut, batches split to `batch_size`.
  * `MonoT5Reranker` is the same engine under the name monoT5 users look for.
  */
-import { basename, resolve } from 'node:path';
-import type { EngineInit } from 'irserve/plugin';
+import { basename } from 'node:path';
+import { resolveModel, type EngineInit } from 'irserve/plugin';
 import { modelError } from '../errors.js';
 import { sessionPoolFor } from '../runtime/context-pool.js';
 import type { Seq2SeqLease } from '../runtime/session-pool.js';
@@ -49,13 +49,23 @@ export class MT5Reranker extends LeasedReranker<Ready> {
   }
 
   protected async load(): Promise<Ready> {
-    const named = (this.settings.model_path ?? this.settings.model_name_or_path)!;
+    const { model_path, model_name_or_path, encoder_file, decoder_file } = this.settings;
+    const model = await resolveModel(this.context, {
+      reference: (model_path ?? model_name_or_path)!,
+      kind: 'seq2seq',
+      field: `config.${model_path === undefined ? 'model_name_or_path' : 'model_path'}`,
+      graphs: {
+        ...(encoder_file ? { encoder: encoder_file } : {}),
+        ...(decoder_file ? { decoder: decoder_file } : {}),
+      },
+    });
     const lease = await sessionPoolFor(this.context).acquireSeq2Seq(
-      resolve(this.context.configDir, named),
+      model.folder,
       seq2seqOptions(this.settings),
     );
     try {
-      const tokens = this.#tokens(named, lease);
+      // A hub id names the checkpoint itself (castorini/monot5-base-msmarco), a folder its last part.
+      const tokens = this.#tokens(model.repo ?? model.folder, lease);
       const scorer = new MonoT5Scorer(lease, this.settings, tokens);
       return { lease, tokens, scorer, model: lease.folder.path };
     } catch (error) {

@@ -55,7 +55,7 @@ export const plaidxConfigSchema = z.strictObject({
     .min(1)
     .optional()
     .describe(
-      'A local ONNX ColBERT export (folder with model.onnx, tokenizer.json, onnx_config.json).',
+      'An ONNX ColBERT export (folder with model.onnx, tokenizer.json, onnx_config.json), or a Hugging Face Hub id of one (`org/name[@revision][/path]`, docs/models.md).',
     ),
   intra_op_threads,
   encoder_url: z

@@ -5,9 +5,8 @@
  * documents are `[CLS] [D] window [SEP]` over token windows of the passage, skip-list tokens
  * dropped; every token vector is L2-normalised.
  */
-import { resolve } from 'node:path';
 import type * as Onnx from '@irserve/onnx';
-import { IrserveError, type EngineContext } from 'irserve/plugin';
+import { IrserveError, resolveModel, type EngineContext } from 'irserve/plugin';
 import type { TokenMatrix } from '../search/query.js';
 import {
   readConventions,
@@ -155,10 +154,17 @@ export async function onnxColbertEncoder(
   context: EngineContext,
 ): Promise<TokenEncoder> {
   const onnx = await importOnnx();
-  const folder = resolve(context.configDir, options.checkpoint);
-  const lease = await onnx
-    .sessionPoolFor(context)
-    .acquire(folder, { intra_op_threads: options.threads, head: 'colbert' });
+  const model = await resolveModel(context, {
+    reference: options.checkpoint,
+    kind: 'onnx',
+    field: 'config.checkpoint',
+  });
+  const folder = model.folder;
+  const lease = await onnx.sessionPoolFor(context).acquire(folder, {
+    ...(model.modelFile ? { modelFile: model.modelFile } : {}),
+    intra_op_threads: options.threads,
+    head: 'colbert',
+  });
   try {
     const conventions = readConventions(lease.folder.onnxConfig, folder);
     const names = lease.session.outputNames;

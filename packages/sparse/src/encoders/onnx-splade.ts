@@ -12,6 +12,8 @@ import type { EncodeKind, SparseEncoder, SparseVector } from './types.js';
 export interface OnnxSpladeOptions {
   /** The model folder: model.onnx (or onnx_config.json's graph) and tokenizer.json. */
   folder: string;
+  /** The graph inside the folder, when a hub id chose one other than the default. */
+  modelFile?: string;
   maxLength: number | undefined;
   maxTerms: number | undefined;
   context: EngineContext;
@@ -78,6 +80,7 @@ export class OnnxSpladeEncoder implements SparseEncoder {
    */
   static async open(options: OnnxSpladeOptions): Promise<OnnxSpladeEncoder> {
     const lease = await sessionPoolFor(options.context).acquire(options.folder, {
+      ...(options.modelFile ? { modelFile: options.modelFile } : {}),
       head: 'masked-lm',
     });
     try {

@@ -30,7 +30,7 @@ export const lsrConfigSchema = z.strictObject({
     .min(1)
     .optional()
     .describe(
-      'ONNX: the model folder (model.onnx + tokenizer.json). With TEI the model is the one TEI serves.',
+      'ONNX: the model folder (model.onnx + tokenizer.json), or a Hugging Face Hub id (`org/name[@revision][/path]`, docs/models.md). With TEI the model is the one TEI serves.',
     ),
   max_length: z
     .number()

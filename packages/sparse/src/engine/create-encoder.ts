@@ -1,6 +1,6 @@
 /** The LSR engine's query encoder, as its config chooses (`encoder`). */
 import { resolve } from 'node:path';
-import { IrserveError, type EngineContext } from 'irserve/plugin';
+import { IrserveError, resolveModel, type EngineContext } from 'irserve/plugin';
 import { TeiSparseEncoder } from '../encoders/tei.js';
 import type { SparseEncoder } from '../encoders/types.js';
 import { readVocabulary } from '../encoders/vocabulary.js';
@@ -49,8 +49,14 @@ async function openOnnx(config: LsrConfig, service: string, context: EngineConte
     );
   }
   try {
+    const model = await resolveModel(context, {
+      reference: config.model_name!,
+      kind: 'onnx',
+      field: 'config.model_name',
+    });
     return await onnx.OnnxSpladeEncoder.open({
-      folder: resolve(context.configDir, config.model_name!),
+      folder: model.folder,
+      ...(model.modelFile ? { modelFile: model.modelFile } : {}),
       maxLength: config.max_length,
       maxTerms: config.max_terms,
       context,
