@@ -83,6 +83,15 @@ describe('GGUF engines named by hub id', () => {
     expect(heads.some((url) => url.includes('F16'))).toBe(false);
   });
 
+  it('names the models for irserve pull', () => {
+    expect(GgufEmbedding.models({ index_path: 'i', model_path: `${GGUF_REPO}:Q8_0` })).toEqual([
+      { reference: `${GGUF_REPO}:Q8_0`, kind: 'gguf', field: 'config.model_path' },
+    ]);
+    expect(GgufReranker.models({ model_name_or_path: GGUF_RERANK_REPO })).toEqual([
+      { reference: GGUF_RERANK_REPO, kind: 'gguf', field: 'config.model_name_or_path' },
+    ]);
+  });
+
   it('a reranker GGUF named by its file scores', async () => {
     const { status, body } = await post(app, '/score', {
       service: 'rerank',

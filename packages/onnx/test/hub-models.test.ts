@@ -99,6 +99,22 @@ describe('rerankers named by hub id', () => {
       }
   });
 
+  it('names the models for irserve pull', () => {
+    expect(CrossEncoderReranker.models({ model_name_or_path: CROSS_ENCODER_REPO })).toEqual([
+      { reference: CROSS_ENCODER_REPO, kind: 'onnx', field: 'config.model_name_or_path' },
+    ]);
+    expect(
+      MT5Reranker.models({ model_path: T5_REPO, encoder_file: 'onnx/encoder_model.onnx' }),
+    ).toEqual([
+      {
+        reference: T5_REPO,
+        kind: 'seq2seq',
+        field: 'config.model_path',
+        graphs: { encoder: 'onnx/encoder_model.onnx' },
+      },
+    ]);
+  });
+
   it('only the files the engines use were fetched', () => {
     const fetched = hub.requests
       .filter((r) => r.method === 'HEAD' && r.url.includes('/resolve/'))

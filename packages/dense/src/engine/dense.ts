@@ -17,6 +17,7 @@ import {
   subsetLabels,
   type BatchOptions,
   type EngineInit,
+  type ModelRequest,
   type ScoreRequest,
   type Scores,
   type SearchRequest,
@@ -28,6 +29,7 @@ import { indexStorage, memoryBudgetBytes } from './index-storage.js';
 import { apiEmbedder } from './api-embedder.js';
 import { denseConfigSchema, parseDenseConfig, promptsOf, type DenseConfig } from './config.js';
 import type { Embedder } from './embedder.js';
+import { encoderModel } from './encoder-config.js';
 import { embeddingRequests, type EmbeddingRequest } from './embedding-request.js';
 import { localEmbedder } from './local-embedder.js';
 import { cosine, innerProduct, normalizeInPlace, packRows } from './vectors.js';
@@ -50,6 +52,11 @@ interface Ready {
 export class Dense extends BaseEngine {
   /** The config's zod schema (the config JSON Schema is generated from it). */
   static readonly configSchema: ZodType = denseConfigSchema;
+  /** The local model of `encoder`, for `irserve pull` (none with an embeddings API). */
+  static models(config: Record<string, unknown>): ModelRequest[] {
+    const { encoder } = parseDenseConfig(config);
+    return encoder ? [encoderModel(encoder)] : [];
+  }
   readonly settings: DenseConfig;
   #prompts: { query: string; passage: string };
   readonly #makeEmbedder: (() => Promise<Embedder>) | undefined;

@@ -2,7 +2,7 @@
  * `encoder`: the local ONNX model of a Dense service. Kept free of any import of
  * @irserve/onnx, so a Dense service over an embeddings API never loads the ONNX runtime.
  */
-import { batchSizeField, onnxSessionFields, z } from 'irserve/plugin';
+import { batchSizeField, onnxSessionFields, z, type ModelRequest } from 'irserve/plugin';
 
 const { execution_providers, device, intra_op_threads } = onnxSessionFields;
 
@@ -58,3 +58,12 @@ export const encoderConfigSchema = z.strictObject({
 });
 
 export type EncoderConfig = z.output<typeof encoderConfigSchema>;
+
+/**
+ * The model an `encoder` names (a folder or a hub id).
+ *
+ * @example encoderModel({ model_path: 'BAAI/bge-small-en-v1.5', ... }).field // 'config.encoder.model_path'
+ */
+export function encoderModel(encoder: EncoderConfig): ModelRequest {
+  return { reference: encoder.model_path, kind: 'onnx', field: 'config.encoder.model_path' };
+}

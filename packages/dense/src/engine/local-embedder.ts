@@ -5,7 +5,7 @@
  */
 import { IrserveError, resolveModel, type EngineContext } from 'irserve/plugin';
 import type * as Onnx from '@irserve/onnx';
-import type { EncoderConfig } from './encoder-config.js';
+import { encoderModel, type EncoderConfig } from './encoder-config.js';
 import type { Embedder } from './embedder.js';
 
 /**
@@ -43,11 +43,7 @@ export async function localEmbedder(
   context: EngineContext,
 ): Promise<Embedder> {
   const onnx = await importOnnx(import('@irserve/onnx'));
-  const model = await resolveModel(context, {
-    reference: config.model_path,
-    kind: 'onnx',
-    field: 'config.encoder.model_path',
-  });
+  const model = await resolveModel(context, encoderModel(config));
   const folder = model.folder;
   const lease = await onnx.sessionPoolFor(context).acquire(folder, {
     ...(model.modelFile ? { modelFile: model.modelFile } : {}),

@@ -9,6 +9,7 @@ import {
   parseEngineConfig,
   z,
   type EngineInit,
+  type ModelRequest,
 } from 'irserve/plugin';
 import type { ZodType } from 'zod';
 import type { DenseConfig } from './config.js';
@@ -127,5 +128,10 @@ export class SentenceTransformerEngine extends Dense {
   constructor(init: EngineInit) {
     const config = parseEngineConfig(sentenceTransformerConfigSchema, init.config);
     super({ ...init, config: denseConfigOf(config) });
+  }
+
+  static override models(config: Record<string, unknown>): ModelRequest[] {
+    const { embedding_model_name } = parseEngineConfig(sentenceTransformerConfigSchema, config);
+    return [{ reference: embedding_model_name, kind: 'onnx', field: 'config.embedding_model_name' }];
   }
 }

@@ -108,6 +108,18 @@ describe('Dense with a hub id', () => {
     }
   });
 
+  it('names its model for irserve pull', () => {
+    expect(Dense.models({ index_path: 'i', encoder: { model_path: TINY_BERT_REPO } })).toEqual([
+      { reference: TINY_BERT_REPO, kind: 'onnx', field: 'config.encoder.model_path' },
+    ]);
+    expect(
+      Dense.models({ index_path: 'i', embedding_base_url: 'http://x', embedding_model_name: 'm' }),
+    ).toEqual([]);
+    expect(
+      SentenceTransformerEngine.models({ index_path: 'i', embedding_model_name: TINY_BERT_REPO }),
+    ).toEqual([{ reference: TINY_BERT_REPO, kind: 'onnx', field: 'config.embedding_model_name' }]);
+  });
+
   it.runIf(PYTHON ?? process.env.CI)(
     'serves a model Python cached, offline, without a request',
     async () => {

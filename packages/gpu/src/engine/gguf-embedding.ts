@@ -4,7 +4,7 @@
  * Vulkan or the CPU and searched in a vector index exactly as `Dense` does.
  */
 import { Dense, type Embedder } from '@irserve/dense';
-import type { EngineInit } from 'irserve/plugin';
+import type { EngineInit, ModelRequest } from 'irserve/plugin';
 import { GgufModelPool, type GgufLease } from '../llama/model-pool.js';
 import { ggufEmbedder } from './gguf-embedder.js';
 import {
@@ -14,7 +14,7 @@ import {
   type GgufEmbeddingConfig,
 } from './embedding-config.js';
 import { runtimeHealth } from './health.js';
-import { modelRequest } from './model-config.js';
+import { ggufModel, modelRequest } from './model-config.js';
 
 /** The lease of the loaded model, filled when Dense opens its embedder. */
 interface LeaseHolder {
@@ -23,6 +23,9 @@ interface LeaseHolder {
 
 export class GgufEmbedding extends Dense {
   static override readonly configSchema = ggufEmbeddingConfigSchema;
+  static override models(config: Record<string, unknown>): ModelRequest[] {
+    return [ggufModel(parseGgufEmbeddingConfig(config))];
+  }
   readonly gguf: GgufEmbeddingConfig;
   readonly #holder: LeaseHolder;
 

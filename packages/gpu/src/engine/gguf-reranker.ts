@@ -10,7 +10,7 @@ import type { EngineInit } from 'irserve/plugin';
 import { GgufModelPool, type GgufLease } from '../llama/model-pool.js';
 import { ggufRanker, type GgufRanker } from './gguf-ranker.js';
 import { runtimeHealth } from './health.js';
-import { modelRequest } from './model-config.js';
+import { ggufModel, modelRequest } from './model-config.js';
 import {
   ggufRerankerConfigSchema,
   llamaTemplate,
@@ -26,6 +26,9 @@ interface Ready {
 
 export class GgufReranker extends LeasedReranker<Ready> {
   static readonly configSchema = ggufRerankerConfigSchema;
+  static readonly models = (config: Record<string, unknown>) => [
+    ggufModel(parseGgufRerankerConfig(config)),
+  ];
   readonly settings: GgufRerankerConfig;
   #lease: GgufLease | undefined;
 

@@ -2,7 +2,12 @@
  * The config fields every GGUF engine shares: the model file and where it runs. RoutIR's
  * `model_name_or_path` is accepted as an alias of `model_path`.
  */
-import { resolveModel, z, type EngineContext } from 'irserve/plugin';
+import {
+  resolveModel,
+  z,
+  type EngineContext,
+  type ModelRequest as HubModelRequest,
+} from 'irserve/plugin';
 import { llamaDeviceSchema } from '../llama/device.js';
 import type { ModelRequest } from '../llama/model-pool.js';
 import type { ModelRole } from '../llama/model-kind.js';
@@ -99,11 +104,7 @@ export async function modelRequest(
   context: EngineContext,
   role: ModelRole,
 ): Promise<ModelRequest> {
-  const model = await resolveModel(context, {
-    reference: (settings.model_path ?? settings.model_name_or_path)!,
-    kind: 'gguf',
-    field: `config.${settings.model_path === undefined ? 'model_name_or_path' : 'model_path'}`,
-  });
+  const model = await resolveModel(context, ggufModel(settings));
   return {
     path: model.path,
     role,
@@ -111,5 +112,21 @@ export async function modelRequest(
     gpuLayers: settings.gpu_layers,
     gpuAssignment: settings.gpu_assignment,
     threads: settings.llama_threads,
+  };
+}
+
+/**
+ * The GGUF model an engine config names.
+ *
+ * @example ggufModel({ model_path: 'Qwen/Qwen3-Embedding-0.6B-GGUF:Q8_0', ... }).kind // 'gguf'
+ */
+export function ggufModel(settings: {
+  model_path?: string | undefined;
+  model_name_or_path?: string | undefined;
+}): HubModelRequest {
+  return {
+    reference: (settings.model_path ?? settings.model_name_or_path)!,
+    kind: 'gguf',
+    field: `config.${settings.model_path === undefined ? 'model_name_or_path' : 'model_path'}`,
   };
 }

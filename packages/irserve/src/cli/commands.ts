@@ -1,6 +1,16 @@
 import type { CommandSpec, FlagSpecs } from '../cli-kit/index.js';
 import type { CommandRun } from './command-run.js';
-import { EVAL, EXPERIMENT, INIT, MCP, PRINT_CONFIG_SCHEMA, SERVE, TUNE, WARMUP } from './usage.js';
+import {
+  EVAL,
+  EXPERIMENT,
+  INIT,
+  MCP,
+  PRINT_CONFIG_SCHEMA,
+  PULL,
+  SERVE,
+  TUNE,
+  WARMUP,
+} from './usage.js';
 
 export interface Command<S extends FlagSpecs = FlagSpecs> {
   /** Usage, arguments and flags: `irserve <command> --help` prints it without loading `load`. */
@@ -27,6 +37,7 @@ function command<S extends FlagSpecs>(entry: Command<S>): Command {
 export const COMMANDS: Readonly<Record<string, Command>> = {
   serve: command({ spec: SERVE, load: async () => (await import('./serve.js')).serveCommand }),
   warmup: command({ spec: WARMUP, load: async () => (await import('./warmup.js')).warmupCommand }),
+  pull: command({ spec: PULL, load: async () => (await import('./pull.js')).pullCommand }),
   eval: command({ spec: EVAL, load: async () => (await import('./eval.js')).evalCommand }),
   experiment: command({
     spec: EXPERIMENT,

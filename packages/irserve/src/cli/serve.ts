@@ -49,6 +49,7 @@ export const serveCommand: CommandRun<typeof SERVE.flags> = async ({ flags, posi
     ...(grpc ? { grpc } : {}),
     ...(metricsPort === undefined ? {} : { metrics: { port: metricsPort } }),
     drainDelayMs: drainDelayMs(env.IRSERVE_DRAIN_DELAY),
+    ...(flags.offline ? { offline: true } : {}),
   });
   const stopped = waitForSignal(logger, () => app.close());
   try {

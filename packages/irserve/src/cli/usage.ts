@@ -10,7 +10,8 @@ Usage:
   irserve <config.json> [--port 8000] [--host 127.0.0.1] [...]
                                    serve a config (irserve serve --help: every option)
   irserve init <folder|file.jsonl> write a starter config for your JSONL documents
-  irserve warmup <config.json>     build every offset map and index ahead of serving
+  irserve warmup <config.json>     fetch every model, build every offset map and index ahead of serving
+  irserve pull <config.json | hub id>...  fetch models into the Hugging Face cache
   irserve eval <config.json> ...   evaluate a pipeline on queries and qrels
   irserve experiment <config.json> ...
                                    compare pipelines: measures, significance, report
@@ -28,20 +29,31 @@ Flags are spelled with underscores (--api_key); the same names with hyphens work
 
 Environment:
   IRSERVE_API_KEY     the bearer token (ROUTIR_API_KEY is accepted too)
+  HF_HUB_CACHE, HF_ENDPOINT, HF_TOKEN, HF_HUB_OFFLINE   models named by Hugging Face Hub id
+                      (docs/models.md)
 
 Docs: docs/ in the repository (configuration, errors, pipelines, collections, BM25, playground,
 metrics, MCP, compat APIs).`;
 
 const CONFIG = { name: '<config.json>' };
 const API_KEY_ENV = `Environment:
-  IRSERVE_API_KEY     the bearer token (ROUTIR_API_KEY is accepted too)`;
+  IRSERVE_API_KEY     the bearer token (ROUTIR_API_KEY is accepted too)
+  HF_HUB_CACHE        the Hugging Face cache models are read from and fetched into (default
+                      HF_HOME/hub, ~/.cache/huggingface/hub), shared with Python
+  HF_ENDPOINT, HF_TOKEN, HF_HUB_OFFLINE   the hub (or a mirror), its token, no network`;
+
+/** `--offline`: serve, warmup and pull never touch the network for models. */
+const offline = () =>
+  flag.switch({
+    help: 'never touch the network for models: hub ids must be in the Hugging Face\ncache (as HF_HUB_OFFLINE=1)',
+  });
 
 export const SERVE = {
   name: 'irserve',
   usage: [
     'irserve [serve] <config.json> [--port 8000] [--host 127.0.0.1] [--api_key KEY]',
     '        [--log_level info] [--log_format auto] [--grpc] [--grpc_port 50051]',
-    '        [--grpc_max_message_mb 64] [--metrics_port PORT]',
+    '        [--grpc_max_message_mb 64] [--metrics_port PORT] [--offline]',
   ],
   description:
     'Serves the services and collections of the config over HTTP (and gRPC with --grpc), with the\n' +
@@ -78,18 +90,47 @@ export const SERVE = {
       max: 65_535,
       help: "serve /metrics on this port without authentication (and not on the\nmain port); overrides the config's metrics.port",
     }),
+    offline: offline(),
   },
   footer: API_KEY_ENV,
 } satisfies CommandSpec;
 
 export const WARMUP = {
   name: 'irserve warmup',
-  usage: ['irserve warmup <config.json>'],
+  usage: ['irserve warmup <config.json> [--offline]'],
   description:
-    'Builds every offset map, shard index and engine index (BM25) of the config ahead of serving,\n' +
-    'with progress bars on a terminal; exits 1 naming what failed.',
+    'Fetches every model the config names by Hugging Face Hub id (into the Hugging Face cache)\n' +
+    'and loads it, and builds every offset map, shard index and engine index (BM25) of the\n' +
+    'config ahead of serving, with progress bars on a terminal; exits 1 naming what failed.',
   positionals: [CONFIG],
-  flags: { log_format: commonFlags.logFormat() },
+  flags: { log_format: commonFlags.logFormat(), offline: offline() },
+} satisfies CommandSpec;
+
+export const PULL = {
+  name: 'irserve pull',
+  usage: ['irserve pull <config.json | hub id>... [--offline] [--kind auto|onnx|seq2seq|gguf]'],
+  description:
+    "Fetches into the Hugging Face cache (HF_HUB_CACHE, shared with Python) every model the config's\n" +
+    'services name by hub id, or the hub ids given (org/name[@revision][/path][:QUANT]): only the\n' +
+    "files the engine serves, resumed after a cut, checked against the hub's hashes. A revision\n" +
+    'such as main is asked for its newest commit (serving uses the cached one until the next\n' +
+    'pull). Prints one line per model: the commit and the folder. With --offline (or\n' +
+    'HF_HUB_OFFLINE=1) it only checks that the cache holds them.',
+  positionals: [{ name: '<config.json | hub id>...' }],
+  checksPositionals: true,
+  flags: {
+    offline: offline(),
+    kind: flag.choice(['auto', 'onnx', 'seq2seq', 'gguf'] as const, {
+      default: 'auto',
+      help: 'the files a bare hub id is served from (default auto: by what the\nrepository holds)',
+    }),
+    log_format: commonFlags.logFormat(),
+  },
+  footer: `Examples:
+  irserve pull config.json
+  irserve pull BAAI/bge-small-en-v1.5 Qwen/Qwen3-Embedding-0.6B-GGUF:Q8_0
+  HF_HUB_CACHE=/models irserve pull config.json     (then mount /models read-only and serve
+                                                     with HF_HUB_OFFLINE=1)`,
 } satisfies CommandSpec;
 
 export const INIT = {

@@ -5,13 +5,18 @@ import { createCliLogger } from './logger.js';
 import type { WARMUP } from './usage.js';
 
 /**
- * `irserve warmup <config.json>`: builds every offset map, shard index and engine index (BM25)
- * ahead of serving, with progress; exits non-zero naming what failed.
+ * `irserve warmup <config.json> [--offline]`: fetches and loads every model, builds every
+ * offset map, shard index and engine index (BM25) ahead of serving, with progress; exits
+ * non-zero naming what failed.
  */
 export const warmupCommand: CommandRun<typeof WARMUP.flags> = async ({ flags, positionals }) => {
   const logger = await createCliLogger({ level: 'info', format: flags.log_format });
   const { config, configDir } = await loadConfigFile(positionals[0]!);
-  const app = await createApp(config, { logger, configDir });
+  const app = await createApp(config, {
+    logger,
+    configDir,
+    ...(flags.offline ? { offline: true } : {}),
+  });
   const failures: string[] = [];
   try {
     await app.core.content
@@ -25,6 +30,6 @@ export const warmupCommand: CommandRun<typeof WARMUP.flags> = async ({ flags, po
     for (const failure of failures) logger.error(failure);
     return 1;
   }
-  logger.info('warmup done: every collection and engine index is ready');
+  logger.info('warmup done: every model, collection and engine index is ready');
   return 0;
 };

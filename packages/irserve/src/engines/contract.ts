@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Collection, CollectionCatalog } from '../collections/types.js';
-import type { ModelSource } from '../models/model-source.js';
+import type { ModelRequest, ModelSource } from '../models/model-source.js';
 
 /** The engine roles of the specification. */
 export type Role = 'search' | 'score' | 'fuse' | 'decompose_query';
@@ -196,6 +196,12 @@ export interface EngineClass {
    * checked against it at start-up; the engine parses its config with the same schema.
    */
   readonly configSchema?: z.ZodType;
+  /**
+   * The models a service of this engine names in its `config` (each a path or a Hugging Face
+   * Hub id), so that `irserve pull <config.json>` fetches them ahead of serving. Throws on a
+   * config the engine refuses (as its constructor would).
+   */
+  readonly models?: (config: Record<string, unknown>) => ModelRequest[];
 }
 
 /** Roles an engine class can serve: exactly those whose batch method it defines. */

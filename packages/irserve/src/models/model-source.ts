@@ -81,8 +81,13 @@ export function createModelSource(options: ModelSourceOptions): ModelSource {
   };
 }
 
-/** The path `reference` names when it exists (relative to `configDir`), else undefined. */
-async function localModel(
+/**
+ * The path `reference` names when it exists (relative to `configDir`), else undefined: a path
+ * that exists always wins over a hub id of the same spelling.
+ *
+ * @example await localModel('/srv/irserve', { reference: 'models/minilm', kind: 'onnx', field: 'model_path' })
+ */
+export async function localModel(
   configDir: string,
   request: ModelRequest,
 ): Promise<ResolvedModel | undefined> {

@@ -2,7 +2,7 @@
  * The `CrossEncoderReranker` config (docs/models.md). `model_name_or_path` is RoutIR's name
  * (Qwen3Reranker, MT5Reranker) for `model_path`, accepted as an alias.
  */
-import { batchSizeField, parseEngineConfig, z } from 'irserve/plugin';
+import { batchSizeField, parseEngineConfig, z, type ModelRequest } from 'irserve/plugin';
 import { sessionOptionsSchema } from '../runtime/session-options.js';
 
 /** Qwen3-Reranker's prompt: the answer is the next token, "yes" or "no". */
@@ -103,4 +103,18 @@ export type CrossEncoderConfig = z.output<typeof crossEncoderConfigSchema>;
  */
 export function parseCrossEncoderConfig(input: unknown): CrossEncoderConfig {
   return parseEngineConfig(crossEncoderConfigSchema, input);
+}
+
+/**
+ * The model a CrossEncoderReranker config names.
+ *
+ * @example crossEncoderModel(parseCrossEncoderConfig({ model_path: 'cross-encoder/ms-marco-MiniLM-L6-v2' })).kind // 'onnx'
+ */
+export function crossEncoderModel(config: CrossEncoderConfig): ModelRequest {
+  const { model_path, model_name_or_path } = config;
+  return {
+    reference: (model_path ?? model_name_or_path)!,
+    kind: 'onnx',
+    field: `config.${model_path === undefined ? 'model_name_or_path' : 'model_path'}`,
+  };
 }

@@ -8,6 +8,7 @@ import { sessionPoolFor } from '../runtime/context-pool.js';
 import type { ModelLease } from '../runtime/session-pool.js';
 import {
   crossEncoderConfigSchema,
+  crossEncoderModel,
   parseCrossEncoderConfig,
   type CrossEncoderConfig,
 } from './config.js';
@@ -23,6 +24,9 @@ interface Ready {
 
 export class CrossEncoderReranker extends LeasedReranker<Ready> {
   static readonly configSchema = crossEncoderConfigSchema;
+  static readonly models = (config: Record<string, unknown>) => [
+    crossEncoderModel(parseCrossEncoderConfig(config)),
+  ];
   readonly settings: CrossEncoderConfig;
 
   constructor(init: EngineInit) {
@@ -47,19 +51,13 @@ export class CrossEncoderReranker extends LeasedReranker<Ready> {
 
   protected async load(): Promise<Ready> {
     const {
-      model_path,
-      model_name_or_path,
       execution_providers,
       device,
       intra_op_threads,
       inter_op_threads,
       graph_optimization,
     } = this.settings;
-    const model = await resolveModel(this.context, {
-      reference: (model_path ?? model_name_or_path)!,
-      kind: 'onnx',
-      field: `config.${model_path === undefined ? 'model_name_or_path' : 'model_path'}`,
-    });
+    const model = await resolveModel(this.context, crossEncoderModel(this.settings));
     const lease = await sessionPoolFor(this.context).acquire(model.folder, {
       ...(model.modelFile ? { modelFile: model.modelFile } : {}),
       execution_providers,

@@ -3,7 +3,7 @@
  * `q_max_length`, `d_max_length`, `batch_size`, `use_gpu`) and defaults, plus the two answer
  * tokens RoutIR's code takes but its config never passes on, and the session options.
  */
-import { batchSizeField, parseEngineConfig, z } from 'irserve/plugin';
+import { batchSizeField, parseEngineConfig, z, type ModelRequest } from 'irserve/plugin';
 import type { AcquireSeq2SeqOptions } from '../runtime/session-pool.js';
 import { sessionOptionsSchema } from '../runtime/session-options.js';
 
@@ -162,5 +162,23 @@ export function seq2seqOptions(config: MT5Config): AcquireSeq2SeqOptions {
     intra_op_threads: config.intra_op_threads,
     inter_op_threads: config.inter_op_threads,
     graph_optimization: config.graph_optimization,
+  };
+}
+
+/**
+ * The seq2seq model an MT5Reranker config names, with the graphs it asks for.
+ *
+ * @example mt5Model(parseMT5Config({ model_name_or_path: 'castorini/monot5-base-msmarco' })).kind // 'seq2seq'
+ */
+export function mt5Model(config: MT5Config): ModelRequest {
+  const { model_path, model_name_or_path, encoder_file, decoder_file } = config;
+  return {
+    reference: (model_path ?? model_name_or_path)!,
+    kind: 'seq2seq',
+    field: `config.${model_path === undefined ? 'model_name_or_path' : 'model_path'}`,
+    graphs: {
+      ...(encoder_file ? { encoder: encoder_file } : {}),
+      ...(decoder_file ? { decoder: decoder_file } : {}),
+    },
   };
 }

@@ -11,7 +11,13 @@ import { resolveModel, type EngineInit } from 'irserve/plugin';
 import { modelError } from '../errors.js';
 import { sessionPoolFor } from '../runtime/context-pool.js';
 import type { Seq2SeqLease } from '../runtime/session-pool.js';
-import { mt5ConfigSchema, parseMT5Config, seq2seqOptions, type MT5Config } from './mt5-config.js';
+import {
+  mt5ConfigSchema,
+  mt5Model,
+  parseMT5Config,
+  seq2seqOptions,
+  type MT5Config,
+} from './mt5-config.js';
 import { MonoT5Scorer } from './mt5-scorer.js';
 import { PREDICTION_TOKENS, predictionTokens, type PredictionTokens } from './prediction-tokens.js';
 import { LeasedReranker } from './leased-reranker.js';
@@ -25,6 +31,7 @@ interface Ready {
 
 export class MT5Reranker extends LeasedReranker<Ready> {
   static readonly configSchema = mt5ConfigSchema;
+  static readonly models = (config: Record<string, unknown>) => [mt5Model(parseMT5Config(config))];
   readonly settings: MT5Config;
 
   constructor(init: EngineInit) {
@@ -49,16 +56,7 @@ export class MT5Reranker extends LeasedReranker<Ready> {
   }
 
   protected async load(): Promise<Ready> {
-    const { model_path, model_name_or_path, encoder_file, decoder_file } = this.settings;
-    const model = await resolveModel(this.context, {
-      reference: (model_path ?? model_name_or_path)!,
-      kind: 'seq2seq',
-      field: `config.${model_path === undefined ? 'model_name_or_path' : 'model_path'}`,
-      graphs: {
-        ...(encoder_file ? { encoder: encoder_file } : {}),
-        ...(decoder_file ? { decoder: decoder_file } : {}),
-      },
-    });
+    const model = await resolveModel(this.context, mt5Model(this.settings));
     const lease = await sessionPoolFor(this.context).acquireSeq2Seq(
       model.folder,
       seq2seqOptions(this.settings),

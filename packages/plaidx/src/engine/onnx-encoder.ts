@@ -6,7 +6,12 @@
  * dropped; every token vector is L2-normalised.
  */
 import type * as Onnx from '@irserve/onnx';
-import { IrserveError, resolveModel, type EngineContext } from 'irserve/plugin';
+import {
+  IrserveError,
+  resolveModel,
+  type EngineContext,
+  type ModelRequest,
+} from 'irserve/plugin';
 import type { TokenMatrix } from '../search/query.js';
 import {
   readConventions,
@@ -145,6 +150,15 @@ class OnnxColbertEncoder implements TokenEncoder {
 }
 
 /**
+ * The model `checkpoint` names (a folder, or a hub id of an ONNX ColBERT export).
+ *
+ * @example checkpointModel('colbert-ir/colbertv2.0').field // 'config.checkpoint'
+ */
+export function checkpointModel(checkpoint: string): ModelRequest {
+  return { reference: checkpoint, kind: 'onnx', field: 'config.checkpoint' };
+}
+
+/**
  * Loads the checkpoint folder (shared with every service naming it) as a ColBERT encoder.
  *
  * @example const encoder = await onnxColbertEncoder({ checkpoint: 'models/colbert', ... }, context)
@@ -154,11 +168,7 @@ export async function onnxColbertEncoder(
   context: EngineContext,
 ): Promise<TokenEncoder> {
   const onnx = await importOnnx();
-  const model = await resolveModel(context, {
-    reference: options.checkpoint,
-    kind: 'onnx',
-    field: 'config.checkpoint',
-  });
+  const model = await resolveModel(context, checkpointModel(options.checkpoint));
   const folder = model.folder;
   const lease = await onnx.sessionPoolFor(context).acquire(folder, {
     ...(model.modelFile ? { modelFile: model.modelFile } : {}),

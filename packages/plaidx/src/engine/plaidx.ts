@@ -17,6 +17,7 @@ import {
   searchNonBlank,
   type BatchOptions,
   type EngineInit,
+  type ModelRequest,
   type ScoreRequest,
   type Scores,
   type SearchRequest,
@@ -34,7 +35,7 @@ import {
   type PlaidxConfig,
 } from './config.js';
 import { HttpTokenEncoder } from './http-encoder.js';
-import { onnxColbertEncoder } from './onnx-encoder.js';
+import { checkpointModel, onnxColbertEncoder } from './onnx-encoder.js';
 import type { TokenEncoder } from './token-encoder.js';
 import { maxP } from './maxp.js';
 import { readPassageMapping } from './passage-mapping.js';
@@ -60,6 +61,11 @@ interface Plan {
 export class PLAIDX extends BaseEngine {
   /** The zod schema of `config` (for the config file's JSON Schema). */
   static readonly configSchema = plaidxConfigSchema;
+  /** The ONNX ColBERT export of `checkpoint`, for `irserve pull`. */
+  static models(config: Record<string, unknown>): ModelRequest[] {
+    const { checkpoint } = parsePlaidxConfig(config);
+    return checkpoint === undefined ? [] : [checkpointModel(checkpoint)];
+  }
   readonly settings: PlaidxConfig;
   #encoder: TokenEncoder | undefined;
   #ready: Promise<Ready> | undefined;

@@ -11,6 +11,7 @@ import { createModelSource, type EngineContext } from 'irserve/plugin';
 import { HubStandIn } from '../../../irserve/test/helpers/hub-stand-in.js';
 import { filesOf } from '../../../irserve/test/helpers/hub-models.js';
 import { onnxColbertEncoder } from '../../src/engine/onnx-encoder.js';
+import { PLAIDX } from '../../src/index.js';
 import { FIXTURES } from '../helpers.js';
 
 const CHECKPOINT = `${FIXTURES}colbert-onnx`;
@@ -26,6 +27,12 @@ describe('PLAIDX checkpoint from the hub', () => {
     hub.publish(REPO, { ...files, 'model.safetensors': Buffer.alloc(64) });
   });
   afterAll(() => hub?.close());
+
+  it('names its checkpoint for irserve pull', () => {
+    expect(PLAIDX.models({ index_path: 'i', checkpoint: REPO })).toEqual([
+      { reference: REPO, kind: 'onnx', field: 'config.checkpoint' },
+    ]);
+  });
 
   it('encodes queries as the torch model', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'plaidx-hub-'));

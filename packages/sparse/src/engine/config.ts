@@ -10,6 +10,7 @@ import {
   memoryBudgetField,
   parseEngineConfig,
   z,
+  type ModelRequest,
 } from 'irserve/plugin';
 
 export const lsrConfigSchema = z.strictObject({
@@ -160,4 +161,15 @@ export function parseLsrConfig(input: unknown): LsrConfig {
   if (problems.length > 0)
     throw new IrserveError('ERR_CONFIG', problems.join('; '), { details: { problems } });
   return config;
+}
+
+/**
+ * The in-process query encoder's model (`encoder: "onnx"`), if any.
+ *
+ * @example lsrModels(parseLsrConfig({ index_path: 'i', model_name: 'naver/splade-v3' })) // one request
+ */
+export function lsrModels(config: LsrConfig): ModelRequest[] {
+  return config.encoder === 'onnx'
+    ? [{ reference: config.model_name!, kind: 'onnx', field: 'config.model_name' }]
+    : [];
 }

@@ -5,7 +5,7 @@ import { TeiSparseEncoder } from '../encoders/tei.js';
 import type { SparseEncoder } from '../encoders/types.js';
 import { readVocabulary } from '../encoders/vocabulary.js';
 import type * as OnnxModule from '../encoders/onnx-splade.js';
-import type { LsrConfig } from './config.js';
+import { lsrModels, type LsrConfig } from './config.js';
 
 /**
  * Creates the encoder of `config`, or undefined for `encoder: "none"`.
@@ -49,11 +49,7 @@ async function openOnnx(config: LsrConfig, service: string, context: EngineConte
     );
   }
   try {
-    const model = await resolveModel(context, {
-      reference: config.model_name!,
-      kind: 'onnx',
-      field: 'config.model_name',
-    });
+    const model = await resolveModel(context, lsrModels(config)[0]!);
     return await onnx.OnnxSpladeEncoder.open({
       folder: model.folder,
       ...(model.modelFile ? { modelFile: model.modelFile } : {}),

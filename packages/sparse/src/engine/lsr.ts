@@ -25,7 +25,7 @@ import type { SparseEncoder, SparseVector } from '../encoders/types.js';
 import { missingTokens } from '../encoders/vocabulary.js';
 import { MANIFEST_FILE } from '../index/manifest.js';
 import { queryTerms } from '../search/query-terms.js';
-import { lsrConfigSchema, parseLsrConfig, type LsrConfig } from './config.js';
+import { lsrConfigSchema, lsrModels, parseLsrConfig, type LsrConfig } from './config.js';
 import { createEncoder } from './create-encoder.js';
 import { maxP } from './maxp.js';
 import { openLsr, type OpenedLsr } from './opened.js';
@@ -35,6 +35,7 @@ import { sparseScore } from './sparse-score.js';
 export class LSR extends BaseEngine {
   /** The zod schema of `config` (the config file's JSON Schema is generated from it). */
   static readonly configSchema = lsrConfigSchema;
+  static readonly models = (config: Record<string, unknown>) => lsrModels(parseLsrConfig(config));
   readonly settings: LsrConfig;
   #ready: Promise<{ opened: OpenedLsr; encoder: SparseEncoder | undefined }> | undefined;
   #ids: Promise<Map<string, number>> | undefined;

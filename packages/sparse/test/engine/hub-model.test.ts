@@ -67,6 +67,13 @@ describe('LSR with a hub id for model_name', () => {
     await hub?.close();
   });
 
+  it('names its model for irserve pull (the in-process encoder only)', () => {
+    expect(LSR.models({ index_path: 'i', model_name: REPO })).toEqual([
+      { reference: REPO, kind: 'onnx', field: 'config.model_name' },
+    ]);
+    expect(LSR.models({ index_path: 'i' })).toEqual([]);
+  });
+
   it('ranks as the model from its folder', async () => {
     for (const query of ['how do i cook pasta', 'neural retrieval of the fox']) {
       const local = await post(app, '/search', { service: 'local', query, limit: 3 });
