@@ -79,6 +79,7 @@ export {
   createModelSource,
   resolveModel,
   type ModelKind,
+  type ModelLogger,
   type ModelSourceOptions,
   type ModelRequest,
   type ModelSource,

@@ -81,7 +81,7 @@ describe('rerankers named by hub id', () => {
       payload: { service, query, passages },
     });
     expect(reply.statusCode).toBe(200);
-    return (reply.json() as { scores: number[] }).scores;
+    return reply.json<{ scores: number[] }>().scores;
   }
 
   it('a cross-encoder from an onnx/ folder scores as the same model from a local folder', async () => {

@@ -21,8 +21,8 @@ const POOLINGS = ['cls', 'mean', 'max', 'last_token', 'none'] as const;
 
 const FLAGS = {
   model: flag.string({
-    placeholder: 'DIR',
-    help: 'model folder: model.onnx (or onnx/model.onnx) and tokenizer.json',
+    placeholder: 'M',
+    help: 'model folder (model.onnx or onnx/model.onnx, and tokenizer.json), or a\nHugging Face Hub id (BAAI/bge-small-en-v1.5), fetched into its cache',
   }),
   id_field: flag.string({ placeholder: 'F', default: 'id', help: 'JSONL id field (default id)' }),
   fields: flag.string({
@@ -59,8 +59,8 @@ const FLAGS = {
 export const ENCODE: CommandSpec<typeof FLAGS> = {
   name: 'irserve-encode',
   usage: [
-    'irserve-encode <corpus.jsonl> <output_dir> --model DIR [options]',
-    'irserve-encode --config config.json --collection NAME <output_dir> --model DIR [options]',
+    'irserve-encode <corpus.jsonl> <output_dir> --model M [options]',
+    'irserve-encode --config config.json --collection NAME <output_dir> --model M [options]',
   ],
   checksPositionals: true,
   flags: FLAGS,
@@ -76,7 +76,9 @@ type Parsed = Omit<EncodeOptions, 'documents' | 'total' | 'logger' | 'interactiv
 /** The encode options of a parsed command line; a UsageError when they do not fit together. */
 export function encodeOptions(v: Flags, positionals: string[]): Parsed {
   if (!v.model)
-    throw new UsageError('--model DIR is required (a folder with model.onnx and tokenizer.json)');
+    throw new UsageError(
+      '--model is required (a folder with model.onnx and tokenizer.json, or a Hugging Face Hub id)',
+    );
   const fromCollection = v.config !== undefined || v.collection !== undefined;
   const wanted = checkPositionals(v, positionals, fromCollection);
   if (v.passage_prompt !== undefined && !v.passage_prompt.includes('{passage}'))

@@ -5,6 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import type * as Onnx from '@irserve/onnx';
 import { createProgress, type Progress, type ProgressLogger } from 'irserve';
+import { createModelSource } from 'irserve/plugin';
 import { importOnnx } from '../engine/local-embedder.js';
 import type { EncodeDocument } from './documents.js';
 import { ShardWriter } from './shard-writer.js';
@@ -14,7 +15,7 @@ export interface EncodeOptions {
   documents: () => AsyncIterable<EncodeDocument>;
   total: number;
   outputDir: string;
-  /** The model folder (model.onnx + tokenizer.json). */
+  /** The model folder (model.onnx + tokenizer.json), or a Hugging Face Hub id. */
   modelPath: string;
   /** Template of a passage's text; `{passage}` is replaced. */
   passagePrompt?: string;
@@ -82,10 +83,19 @@ async function encodeWithProgress(
   }
 }
 
-/** Loads the model folder into a text encoder with the options' pooling, length and threads. */
+/**
+ * Loads the model (a folder, or a hub id fetched into the Hugging Face cache) into a text
+ * encoder with the options' pooling, length and threads.
+ */
 async function openEncoder(options: EncodeOptions): Promise<Onnx.TextEncoder> {
   const onnx = await importOnnx(import('@irserve/onnx'));
-  const lease = await new onnx.SessionPool().acquire(options.modelPath, {
+  const model = await createModelSource({
+    configDir: process.cwd(),
+    logger: options.logger ?? { info: () => {} },
+    interactive: options.interactive ?? false,
+  }).resolve({ reference: options.modelPath, kind: 'onnx', field: '--model' });
+  const lease = await new onnx.SessionPool().acquire(model.folder, {
+    ...(model.modelFile ? { modelFile: model.modelFile } : {}),
     intra_op_threads: options.intraOpThreads ?? 0,
     head: 'hidden',
   });

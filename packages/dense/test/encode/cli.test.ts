@@ -120,7 +120,7 @@ describe('irserve-encode', () => {
   });
 
   it.each([
-    [[], 2, /--model DIR is required/],
+    [[], 2, /--model is required/],
     [['--model', TINY_BERT], 2, /expected <corpus\.jsonl> and <output_dir>/],
     [
       ['--model', TINY_BERT, '--config', 'c.json', 'out'],
@@ -136,7 +136,7 @@ describe('irserve-encode', () => {
     [['--model', TINY_BERT, '--passage_prompt', 'p:', 'a', 'b'], 2, /must contain \{passage\}/],
     [['--model', TINY_BERT, '--bogus', 'a', 'b'], 2, /bogus/],
     // A model folder that does not exist is a configuration mistake: exit 2, as irserve's own.
-    [['--model', 'no/such', 'corpus.jsonl', 'out'], 2, /no such file|does not exist/],
+    [['--model', 'no/such', 'corpus.jsonl', 'out'], 2, /no file or folder at \S*no\/such/],
   ])('%j exits %i with a one-line error', async (argv, status, message) => {
     const run = io();
     const args = argv.map((a) =>

@@ -7,7 +7,6 @@
  * stays the commit the cache records until `irserve pull` fetches the newer one.
  */
 import { join, resolve } from 'node:path';
-import type { Logger } from 'pino';
 import { IrserveError } from '../errors.js';
 import { createProgress, type Progress } from '../util/progress.js';
 import { chooseFiles, type FileChoice } from './choose-files.js';
@@ -17,7 +16,12 @@ import { HubClient } from './hub-client.js';
 import { HubError } from './hub-errors.js';
 import { hubSettings, type HubSettings } from './hub-settings.js';
 import { formatHubReference, parseHubReference, type HubReference } from './model-reference.js';
-import type { ModelRequest, ModelSourceOptions, ResolvedModel } from './model-source.js';
+import type {
+  ModelLogger,
+  ModelRequest,
+  ModelSourceOptions,
+  ResolvedModel,
+} from './model-source.js';
 
 /** Files under this size are fetched without a progress display of their own. */
 const QUIET_BELOW = 1_000_000;
@@ -25,7 +29,7 @@ const QUIET_BELOW = 1_000_000;
 export class ModelResolver {
   readonly settings: HubSettings;
   readonly cache: HubCache;
-  readonly #logger: Logger;
+  readonly #logger: ModelLogger;
   readonly #interactive: boolean;
   readonly #env: NodeJS.ProcessEnv;
   /** Where relative paths were looked for, for messages (the model source checks paths). */
@@ -227,7 +231,7 @@ export class ModelResolver {
 
   #progress(label: string, total: number): Progress {
     if (total < QUIET_BELOW) {
-      this.#logger.debug(`downloading ${label} (${formatBytes(total)})`);
+      this.#logger.debug?.(`downloading ${label} (${formatBytes(total)})`);
       return { tick() {}, update() {}, done() {} };
     }
     const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
@@ -251,7 +255,6 @@ export class ModelResolver {
     if (this.#pinned.has(key)) return;
     this.#pinned.set(key, commit);
     this.#logger.info(
-      { repo: reference.repo, revision: reference.revision, commit },
       `model ${reference.repo}@${reference.revision} is commit ${commit} for the life of this process`,
     );
   }

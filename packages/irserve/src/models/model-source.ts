@@ -6,7 +6,6 @@
  */
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Logger } from 'pino';
 import type { EngineContext } from '../engines/contract.js';
 import type { Graphs, ModelKind } from './choose-files.js';
 
@@ -47,10 +46,16 @@ export interface ModelSource {
   resolve(request: ModelRequest): Promise<ResolvedModel>;
 }
 
+export interface ModelLogger {
+  info(message: string): void;
+  debug?(message: string): void;
+}
+
 export interface ModelSourceOptions {
   /** Directory relative paths resolve against (the config file's). */
   configDir: string;
-  logger: Logger;
+  /** Where download progress and the commit served are logged (a pino logger fits). */
+  logger: ModelLogger;
   /** Draw download progress bars. */
   interactive: boolean;
   /** Variables `HF_*` are read from (default: process.env). */
