@@ -135,8 +135,12 @@ describe('irserve-encode', () => {
     ],
     [['--model', TINY_BERT, '--passage_prompt', 'p:', 'a', 'b'], 2, /must contain \{passage\}/],
     [['--model', TINY_BERT, '--bogus', 'a', 'b'], 2, /bogus/],
-    // A model folder that does not exist is a configuration mistake: exit 2, as irserve's own.
-    [['--model', 'no/such', 'corpus.jsonl', 'out'], 2, /no file or folder at \S*no\/such/],
+    // A model that cannot be found is a configuration mistake: exit 2, as irserve's own.
+    [
+      ['--model', 'no/such', 'corpus.jsonl', 'out'],
+      2,
+      /--model: model no\/such is not in the Hugging Face cache/,
+    ],
   ])('%j exits %i with a one-line error', async (argv, status, message) => {
     const run = io();
     const args = argv.map((a) =>

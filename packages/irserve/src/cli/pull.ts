@@ -74,7 +74,7 @@ async function modelsOf(
       {
         configDir: process.cwd(),
         origin: argument,
-        request: { reference: argument, kind, field: 'pull' },
+        request: { reference: argument, kind, field: '' },
       },
     ];
   const { config, configDir } = await loadConfigFile(argument);

@@ -6,7 +6,8 @@
  * Cache first means a model in the cache is used without a request, also when online: `main`
  * stays the commit the cache records until `irserve pull` fetches the newer one.
  */
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { IrserveError } from '../errors.js';
 import { createProgress, type Progress } from '../util/progress.js';
 import { chooseFiles, type FileChoice } from './choose-files.js';
@@ -38,7 +39,10 @@ export class ModelResolver {
   readonly #pinned = new Map<string, string>();
   readonly #inFlight = new Map<string, Promise<ResolvedModel>>();
 
-  constructor(settings: HubSettings, options: Partial<Pick<ModelSourceOptions, 'configDir'>> & Omit<ModelSourceOptions, 'configDir'>) {
+  constructor(
+    settings: HubSettings,
+    options: Partial<Pick<ModelSourceOptions, 'configDir'>> & Omit<ModelSourceOptions, 'configDir'>,
+  ) {
     this.settings = settings;
     this.#configDir = resolve(options.configDir ?? '.');
     this.cache = new HubCache(settings.cacheDir);
@@ -88,7 +92,7 @@ export class ModelResolver {
     if ('error' in parsed)
       throw new IrserveError(
         'ERR_CONFIG',
-        `${request.field}: no file or folder at ${this.#localPath(request)}${
+        `${fieldPrefix(request)}no file or folder at ${this.#localPath(request)}${
           parsed.error.startsWith('it starts like a path')
             ? ''
             : `, and "${request.reference}" is not a Hugging Face Hub id either (${parsed.error})`
@@ -99,6 +103,17 @@ export class ModelResolver {
 
   #localPath(request: ModelRequest): string {
     return resolve(this.#configDir, request.reference);
+  }
+
+  /**
+   * Why a hub id was looked up, when the reference may have been meant as a path (its parent
+   * folder exists: `models/minilm` beside a `models/` folder); nothing for a plain hub id.
+   */
+  #asPath(request: ModelRequest): string {
+    const path = this.#localPath(request);
+    return existsSync(dirname(path)) && dirname(path) !== this.#configDir
+      ? `no file or folder at ${path}, so "${request.reference}" was taken for a Hugging Face Hub id: `
+      : '';
   }
 
   async #resolve(
@@ -115,11 +130,16 @@ export class ModelResolver {
       if (this.settings.offline) throw await this.#missingOffline(reference, request);
       return await this.#fromHub(reference, request, options.refresh);
     } catch (error) {
-      const message = error instanceof IrserveError ? error.message : `model ${formatHubReference(reference)}: ${(error as Error).message}`;
+      const message =
+        error instanceof IrserveError
+          ? error.message
+          : `model ${formatHubReference(reference)}: ${(error as Error).message}`;
       throw new IrserveError(
         'ERR_CONFIG',
-        `${request.field}: no file or folder at ${this.#localPath(request)}, so "${request.reference}" was taken for a Hugging Face Hub id: ${message}`,
-        { cause: error },
+        `${fieldPrefix(request)}${this.#asPath(request)}${message}`,
+        {
+          cause: error,
+        },
       );
     }
   }
@@ -302,6 +322,11 @@ export class ModelResolver {
       `model ${formatHubReference(reference)} is not in the Hugging Face cache and irserve runs offline (HF_HUB_OFFLINE or --offline): ${what}. Fetch it on a machine with network: irserve pull ${formatHubReference(reference)} (or irserve pull <config.json>), with HF_HUB_CACHE pointing at this cache or copied into it`,
     );
   }
+}
+
+/** `config.model_path: `, or nothing for a request without a field (a command-line id). */
+function fieldPrefix(request: ModelRequest): string {
+  return request.field ? `${request.field}: ` : '';
 }
 
 function pinKey(reference: HubReference): string {

@@ -16,7 +16,7 @@ export interface ModelRequest {
   reference: string;
   /** What the engine serves: an ONNX graph, an encoder-decoder pair, or a GGUF file. */
   kind: ModelKind;
-  /** The config field, for messages (`config.encoder.model_path`). */
+  /** The config field, for messages (`config.encoder.model_path`; empty: none). */
   field: string;
   /** Graphs the engine's config names inside the model folder (`encoder_file`, ...). */
   graphs?: Graphs;

@@ -236,7 +236,7 @@ describe('ModelResolver: a download a user can trust', () => {
     await expect(resolver.resolve(request(repo))).rejects.toMatchObject({
       code: 'ERR_CONFIG',
       message: expect.stringMatching(
-        /config\.model_path: no file or folder at \S*org\/corrupt, so "org\/corrupt" was taken for a Hugging Face Hub id: model org\/corrupt: .*model\.onnx: the downloaded file is wrong \(its hash is [0-9a-f]{64}, the hub's is [0-9a-f]{64}\); it was deleted/,
+        /config\.model_path: model org\/corrupt: .*model\.onnx: the downloaded file is wrong \(its hash is [0-9a-f]{64}, the hub's is [0-9a-f]{64}\); it was deleted/,
       ),
     });
     const blobs = join(cache, 'models--org--corrupt', 'blobs');
@@ -400,6 +400,24 @@ describe('ModelResolver: offline, tokens and bad input', () => {
       code: 'ERR_CONFIG',
       message: expect.stringMatching(message),
     });
+  });
+
+  it('a missing path beside an existing folder says it was taken for a hub id', async () => {
+    const { cache } = await resolverWith({}, true);
+    const local = await ModelResolver.create({
+      logger: pino({ level: 'silent' }),
+      interactive: false,
+      configDir: cache,
+      env: { HF_HUB_CACHE: cache, HF_HUB_OFFLINE: '1' },
+    });
+    await expect(local.resolve(request('models--typo/minilm'))).rejects.toThrow(
+      /^config\.model_path: no file or folder at \S+\/models--typo\/minilm, and "models--typo\/minilm" is not a Hugging Face Hub id either/,
+    );
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(cache, 'models'));
+    await expect(local.resolve(request('models/minilm'))).rejects.toThrow(
+      /^config\.model_path: no file or folder at \S+\/models\/minilm, so "models\/minilm" was taken for a Hugging Face Hub id: model models\/minilm is not in the Hugging Face cache/,
+    );
   });
 
   it('an endpoint that is not reachable says what to do', async () => {
