@@ -1,6 +1,8 @@
 # irserve in a container: `docker build -t irserve .` then
 #   docker run --rm -p 8000:8000 irserve                      (the bundled quickstart config)
 #   docker run --rm -p 8000:8000 -v "$PWD/my:/data" -e IRSERVE_API_KEY=secret irserve /data/config.json --host 0.0.0.0
+# Models named by Hugging Face Hub id: bake them in with `irserve pull` (docs/models.md, "Models
+# in a container image"), or mount a cache: -v hf-cache:/home/node/.cache/huggingface
 # See docs/install.md.
 
 # --- build: install every workspace, compile TypeScript, then drop the dev dependencies ---

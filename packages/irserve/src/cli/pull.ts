@@ -51,9 +51,9 @@ export const pullCommand: CommandRun<typeof PULL.flags> = async ({ flags, positi
           }),
         );
       const model = await (await resolvers.get(configDir)!).pull(request);
-      io.out(
-        `${origin}: ${model.label} ${model.format} ${model.source === 'hub' ? 'downloaded to' : 'cached in'} ${model.path}`,
-      );
+      const from = origin === request.reference ? '' : `${origin}: `;
+      const verb = model.source === 'hub' ? 'downloaded to' : 'cached in';
+      io.out(`${from}${model.label} ${model.format} ${verb} ${model.path}`);
     } catch (error) {
       failures.push(`${origin}: ${(error as Error).message}`);
     }

@@ -55,7 +55,7 @@ describe('irserve pull', () => {
     const run = await irserve(['pull', TINY_BERT_REPO, `${GGUF_REPO}:Q8_0`], env);
     expect(run.code).toBe(0);
     expect(run.output).toMatch(
-      /sentence-transformers\/tiny-bert: sentence-transformers\/tiny-bert \(commit [0-9a-f]{12}\) onnx downloaded to \S+models--sentence-transformers--tiny-bert\/snapshots\/[0-9a-f]{40}/,
+      /^sentence-transformers\/tiny-bert \(commit [0-9a-f]{12}\) onnx downloaded to \S+models--sentence-transformers--tiny-bert\/snapshots\/[0-9a-f]{40}/m,
     );
     expect(run.output).toMatch(
       /ggml-org\/tiny-embed-GGUF:Q8_0 \(commit [0-9a-f]{12}\) gguf downloaded to \S+tiny-embed-Q8_0\.gguf/,
