@@ -9,11 +9,13 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { IrserveError } from '../errors.js';
-import { createProgress, type Progress } from '../util/progress.js';
 import { chooseFiles, type FileChoice } from './choose-files.js';
 import { cacheNotWritable, downloadBlob, formatBytes } from './download-blob.js';
 import { HubCache, type RepoListing } from './hub-cache.js';
 import { HubClient } from './hub-client.js';
+import { downloadProgress } from './download-progress.js';
+import { missingOffline } from './offline-error.js';
+import { choiceRequest, tryChoose } from './request-choice.js';
 import { HubError } from './hub-errors.js';
 import { hubSettings, type HubSettings } from './hub-settings.js';
 import { formatHubReference, parseHubReference, type HubReference } from './model-reference.js';
@@ -23,9 +25,6 @@ import type {
   ModelSourceOptions,
   ResolvedModel,
 } from './model-source.js';
-
-/** Files under this size are fetched without a progress display of their own. */
-const QUIET_BELOW = 1_000_000;
 
 export class ModelResolver {
   readonly settings: HubSettings;
@@ -127,7 +126,13 @@ export class ModelResolver {
           ? undefined
           : await this.#fromCache(reference, request);
       if (cached) return cached;
-      if (this.settings.offline) throw await this.#missingOffline(reference, request);
+      if (this.settings.offline)
+        throw await missingOffline(
+          this.cache,
+          reference,
+          request,
+          this.#pinned.get(pinKey(reference)),
+        );
       return await this.#fromHub(reference, request, options.refresh);
     } catch (error) {
       const message =
@@ -235,7 +240,11 @@ export class ModelResolver {
         commit,
         file,
         meta,
-        progress: (total) => this.#progress(`${repo} ${file}`, total),
+        progress: (total) =>
+          downloadProgress(`${repo} ${file}`, total, {
+            logger: this.#logger,
+            interactive: this.#interactive,
+          }),
         onWait: (holder) =>
           this.#logger.info(
             `model ${repo} ${file}: waiting for ${holder}, which is downloading it`,
@@ -247,26 +256,6 @@ export class ModelResolver {
       bytes += meta.size;
     }
     return bytes;
-  }
-
-  #progress(label: string, total: number): Progress {
-    if (total < QUIET_BELOW) {
-      this.#logger.debug?.(`downloading ${label} (${formatBytes(total)})`);
-      return { tick() {}, update() {}, done() {} };
-    }
-    const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
-    const display = createProgress({
-      label: `downloading ${label}`,
-      total: mb(total),
-      interactive: this.#interactive,
-      logger: { info: (message) => this.#logger.info(message) },
-      unit: 'MB',
-    });
-    return {
-      tick: () => {},
-      update: (value) => display.update(mb(value)),
-      done: () => display.done(),
-    };
   }
 
   /** Pins `reference`'s revision to `commit`, logging the commit once. */
@@ -299,29 +288,6 @@ export class ModelResolver {
       label: `${formatHubReference(reference)} (commit ${commit.slice(0, 12)})`,
     };
   }
-
-  /** The start-up error of an offline run whose model is not (all) in the cache. */
-  async #missingOffline(reference: HubReference, request: ModelRequest): Promise<IrserveError> {
-    const { repo, revision } = reference;
-    const commit =
-      this.#pinned.get(pinKey(reference)) ?? (await this.cache.readRef(repo, revision));
-    const present = commit ? await this.cache.snapshotFiles(repo, commit) : undefined;
-    const listing = commit ? await this.cache.readTree(repo, commit) : undefined;
-    let what: string;
-    if (!commit)
-      what = `the cache ${this.settings.cacheDir} has no ${revision === 'main' ? '' : `revision ${revision} of `}${repo} (no ${join(this.cache.repoDir(repo), 'refs', revision)})`;
-    else {
-      const choice = listing ? tryChoose(new Set(listing.keys()), reference, request) : undefined;
-      const missing = choice?.files.filter((file) => !present?.has(file));
-      what = missing?.length
-        ? `the cached commit ${commit} lacks ${missing.join(', ')}`
-        : `the cached commit ${commit} holds ${present?.size ? [...present].sort().join(', ') : 'no files'}, not the ${request.kind === 'gguf' ? 'GGUF file' : 'graph, tokenizer and config'} this engine needs`;
-    }
-    return new IrserveError(
-      'ERR_CONFIG',
-      `model ${formatHubReference(reference)} is not in the Hugging Face cache and irserve runs offline (HF_HUB_OFFLINE or --offline): ${what}. Fetch it on a machine with network: irserve pull ${formatHubReference(reference)} (or irserve pull <config.json>), with HF_HUB_CACHE pointing at this cache or copied into it`,
-    );
-  }
 }
 
 /** `config.model_path: `, or nothing for a request without a field (a command-line id). */
@@ -331,26 +297,4 @@ function fieldPrefix(request: ModelRequest): string {
 
 function pinKey(reference: HubReference): string {
   return `${reference.repo}@${reference.revision}`;
-}
-
-function choiceRequest(reference: HubReference, request: ModelRequest) {
-  return {
-    kind: request.kind,
-    ...(reference.path ? { path: reference.path } : {}),
-    ...(reference.quant ? { quant: reference.quant } : {}),
-    ...(request.graphs ? { graphs: request.graphs } : {}),
-  };
-}
-
-/** The files `request` needs among `files`, or undefined when none fit. */
-function tryChoose(
-  files: ReadonlySet<string>,
-  reference: HubReference,
-  request: ModelRequest,
-): FileChoice | undefined {
-  try {
-    return chooseFiles(files, choiceRequest(reference, request), reference.repo);
-  } catch {
-    return undefined;
-  }
 }
