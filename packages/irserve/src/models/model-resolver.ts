@@ -7,7 +7,7 @@
  * stays the commit the cache records until `irserve pull` fetches the newer one.
  */
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { IrserveError } from '../errors.js';
 import { chooseFiles, type FileChoice } from './choose-files.js';
 import { cacheNotWritable, downloadBlob, formatBytes } from './download-blob.js';
@@ -15,7 +15,7 @@ import { HubCache, type RepoListing } from './hub-cache.js';
 import { HubClient } from './hub-client.js';
 import { downloadProgress } from './download-progress.js';
 import { missingOffline } from './offline-error.js';
-import { choiceRequest, tryChoose } from './request-choice.js';
+import { choiceRequest, resolvedModel, tryChoose } from './request-choice.js';
 import { HubError } from './hub-errors.js';
 import { hubSettings, type HubSettings } from './hub-settings.js';
 import { formatHubReference, parseHubReference, type HubReference } from './model-reference.js';
@@ -37,6 +37,8 @@ export class ModelResolver {
   /** `repo@revision` → the commit this process serves. */
   readonly #pinned = new Map<string, string>();
   readonly #inFlight = new Map<string, Promise<ResolvedModel>>();
+  /** `repo@revision` → the hub's listing, asked once while services resolve concurrently. */
+  readonly #listings = new Map<string, Promise<{ commit: string; files: RepoListing }>>();
 
   constructor(
     settings: HubSettings,
@@ -174,7 +176,7 @@ export class ModelResolver {
     )
       return undefined;
     this.#pin(reference, commit);
-    return this.#resolved(reference, commit, choice, 'cache');
+    return resolvedModel(this.cache, reference, commit, choice, 'cache');
   }
 
   async #fromHub(
@@ -184,8 +186,7 @@ export class ModelResolver {
   ): Promise<ResolvedModel> {
     const client = new HubClient(this.settings, this.#env);
     try {
-      const pinned = refresh ? undefined : this.#pinned.get(pinKey(reference));
-      const { commit, files } = await client.listing(reference.repo, pinned ?? reference.revision);
+      const { commit, files } = await this.#listing(client, reference, refresh);
       const label = `${reference.repo}@${commit}`;
       const choice = chooseFiles(new Set(files.keys()), choiceRequest(reference, request), label);
       await this.cache.writeTree(reference.repo, commit, files).catch((error: unknown) => {
@@ -197,7 +198,13 @@ export class ModelResolver {
       await this.cache.writeRef(reference.repo, reference.revision, commit);
       if (refresh) this.#pinned.delete(pinKey(reference));
       this.#pin(reference, commit);
-      const resolved = this.#resolved(reference, commit, choice, fetched > 0 ? 'hub' : 'cache');
+      const resolved = resolvedModel(
+        this.cache,
+        reference,
+        commit,
+        choice,
+        fetched > 0 ? 'hub' : 'cache',
+      );
       if (fetched > 0)
         this.#logger.info(
           `model ${resolved.label}: downloaded ${formatBytes(fetched)} in ${((performance.now() - started) / 1000).toFixed(1)}s into ${resolved.folder}`,
@@ -206,6 +213,28 @@ export class ModelResolver {
     } finally {
       await client.close();
     }
+  }
+
+  /**
+   * The commit and files of the reference's revision: of the pinned commit when there is one;
+   * else asked once, so services resolving the same revision at once get the same commit.
+   */
+  #listing(
+    client: HubClient,
+    reference: HubReference,
+    refresh: boolean,
+  ): Promise<{ commit: string; files: RepoListing }> {
+    const key = pinKey(reference);
+    const pinned = this.#pinned.get(key);
+    if (refresh || pinned)
+      return client.listing(reference.repo, (!refresh && pinned) || reference.revision);
+    let pending = this.#listings.get(key);
+    if (!pending) {
+      pending = client.listing(reference.repo, reference.revision);
+      this.#listings.set(key, pending);
+      pending.catch(() => this.#listings.delete(key));
+    }
+    return pending;
   }
 
   /** Fetches the chosen files the snapshot lacks; returns the bytes downloaded. */
@@ -266,27 +295,6 @@ export class ModelResolver {
     this.#logger.info(
       `model ${reference.repo}@${reference.revision} is commit ${commit} for the life of this process`,
     );
-  }
-
-  #resolved(
-    reference: HubReference,
-    commit: string,
-    choice: FileChoice,
-    source: 'cache' | 'hub',
-  ): ResolvedModel {
-    const snapshot = this.cache.snapshotDir(reference.repo, commit);
-    const folder = choice.folder ? join(snapshot, ...choice.folder.split('/')) : snapshot;
-    const path = choice.kind === 'gguf' ? join(folder, ...choice.modelFile!.split('/')) : folder;
-    return {
-      path,
-      folder,
-      ...(choice.modelFile && choice.kind !== 'gguf' ? { modelFile: choice.modelFile } : {}),
-      source,
-      repo: reference.repo,
-      commit,
-      format: choice.kind,
-      label: `${formatHubReference(reference)} (commit ${commit.slice(0, 12)})`,
-    };
   }
 }
 
