@@ -4,20 +4,24 @@
  * `onnx/` folder, Optimum's seq2seq export), fetched into a Hugging Face cache, and scored
  * exactly as from a local folder.
  */
+import { readdirSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from 'irserve';
-import { CrossEncoderReranker, MT5Reranker } from '@irserve/onnx';
+import { CrossEncoderReranker, MT5Reranker, SessionPool } from '@irserve/onnx';
 import { HubStandIn } from '../../irserve/test/helpers/hub-stand-in.js';
 import {
   CROSS_ENCODER_REPO,
   T5_REPO,
+  filesOf,
   publishTinyModels,
 } from '../../irserve/test/helpers/hub-models.js';
-import { TINY_CROSS_ENCODER } from './helpers.js';
+import { createModelSource } from 'irserve/plugin';
+import { CHECKPOINTS, expected, readReference, referenceBatch } from './checkpoint-helpers.js';
+import { TINY_CROSS_ENCODER, maxDiff } from './helpers.js';
 import { REFERENCE, T5_TOKENS } from './mt5-helpers.js';
 
 describe('rerankers named by hub id', () => {
@@ -122,5 +126,49 @@ describe('rerankers named by hub id', () => {
     expect(fetched).not.toContain('onnx/model_fp16.onnx');
     expect(fetched).not.toContain('onnx/decoder_with_past_model.onnx');
     expect(fetched.filter((f) => f === 'onnx/encoder_model.onnx')).toHaveLength(1);
+  });
+});
+
+describe('a checkpoint repository (no ONNX export) by hub id', () => {
+  it('fetches one weight format and builds the graph, matching the float64 reference', async () => {
+    const hub = await HubStandIn.start();
+    try {
+      const files = filesOf(`${CHECKPOINTS}bert-sharded`);
+      delete files['reference.json'];
+      hub.publish('google-bert/tiny-sharded', {
+        ...files,
+        'pytorch_model.bin': Buffer.alloc(256, 1),
+        'tf_model.h5': Buffer.alloc(256, 2),
+      });
+      const cache = await mkdtemp(join(tmpdir(), 'hf-checkpoint-'));
+      const logger = pino({ level: 'silent' });
+      const model = await createModelSource({
+        configDir: cache,
+        logger,
+        interactive: false,
+        env: { HF_ENDPOINT: hub.endpoint, HF_HUB_CACHE: cache },
+      }).resolve({ reference: 'google-bert/tiny-sharded', kind: 'onnx', field: 'model_path' });
+      expect(model.format).toBe('checkpoint');
+      expect(readdirSync(model.folder).sort()).toEqual([
+        'config.json',
+        'model-00001-of-00002.safetensors',
+        'model-00002-of-00002.safetensors',
+        'model.safetensors.index.json',
+        'tokenizer.json',
+        'tokenizer_config.json',
+      ]);
+      const lease = await new SessionPool().acquire(model.folder, { head: 'hidden' });
+      try {
+        const ref = readReference('bert-sharded');
+        const { last_hidden_state: got } = await lease.session.run(referenceBatch(ref), [
+          'last_hidden_state',
+        ]);
+        expect(maxDiff(got!.data, expected(ref, 'hidden'))).toBeLessThan(1e-4);
+      } finally {
+        await lease.release();
+      }
+    } finally {
+      await hub.close();
+    }
   });
 });

@@ -6,8 +6,9 @@
  *   weights (`model.onnx_data`), and the tokenizer, config and sentence-transformers files;
  * - `seq2seq`: the encoder and decoder graphs Optimum exports for T5 / mT5, and the same files;
  * - `gguf`: one GGUF file (by name or quantisation; split files with all their parts);
- * - `checkpoint`: a repository with safetensors only: the weights (one file or the shards of an
- *   index) with the same small files, for the checkpoint loader.
+ * - `checkpoint`: a repository without an ONNX export: the weights of one format (safetensors,
+ *   else `pytorch_model.bin`; one file or the shards of an index) with the same small files,
+ *   for the graph irserve builds from a checkpoint.
  */
 import { HubError } from './hub-errors.js';
 
@@ -242,6 +243,27 @@ function chooseGguf(
   return { kind: 'gguf', folder: dir, files: parts, modelFile: relativeTo(dir, chosen) };
 }
 
+/**
+ * The weights of a checkpoint in `folder`: `model.safetensors`, else its index and shards, else
+ * `pytorch_model.bin`, else its index and shards (one format only, the first there is).
+ */
+function checkpointWeights(files: ReadonlySet<string>, folder: string): string[] {
+  for (const [single, index, shard] of [
+    ['model.safetensors', 'model.safetensors.index.json', /^model-\d+-of-\d+\.safetensors$/],
+    ['pytorch_model.bin', 'pytorch_model.bin.index.json', /^pytorch_model-\d+-of-\d+\.bin$/],
+  ] as const) {
+    if (files.has(at(folder, single))) return [at(folder, single)];
+    if (files.has(at(folder, index)))
+      return [
+        at(folder, index),
+        ...[...files].filter(
+          (f) => f.startsWith(at(folder, '')) && shard.test(relativeTo(folder, f)),
+        ),
+      ];
+  }
+  return [];
+}
+
 function chooseCheckpoint(
   files: ReadonlySet<string>,
   request: ChoiceRequest,
@@ -249,20 +271,15 @@ function chooseCheckpoint(
   label: string,
 ): FileChoice {
   const folder = baseFolder(files, request.path);
-  const single = at(folder, 'model.safetensors');
-  const index = at(folder, 'model.safetensors.index.json');
-  const shards = [...files].filter(
-    (f) => f.startsWith(at(folder, 'model-')) && /-\d+-of-\d+\.safetensors$/.test(f),
-  );
-  const weights = files.has(single) ? [single] : files.has(index) ? [index, ...shards] : [];
-  if (kind !== 'gguf' && weights.length > 0)
+  const weights = kind === 'gguf' ? [] : checkpointWeights(files, folder);
+  if (weights.length > 0)
     return { kind: 'checkpoint', folder, files: [...weights, ...smallFiles(files, folder)] };
   const hint =
     kind === 'gguf'
       ? 'a GGUF file for the gpu extra (GgufEmbedding, GgufReranker)'
       : kind === 'seq2seq'
-        ? "encoder_model.onnx and decoder_model.onnx (Optimum's text2text-generation export), or model.safetensors"
-        : 'an ONNX graph (model.onnx, onnx/model.onnx) or model.safetensors';
+        ? "encoder_model.onnx and decoder_model.onnx (Optimum's text2text-generation export), or a checkpoint"
+        : 'an ONNX graph (model.onnx, onnx/model.onnx) or a checkpoint (model.safetensors, pytorch_model.bin)';
   const other =
     ggufFiles(files, '').length > 0 && kind !== 'gguf'
       ? '; its GGUF files are served by the gpu extra (GgufEmbedding, GgufReranker)'

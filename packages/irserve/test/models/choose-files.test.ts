@@ -194,9 +194,25 @@ describe('chooseFiles', () => {
     });
   });
 
-  it('PyTorch weights only: an error listing what the repository holds', () => {
-    expect(() => choose(['config.json', 'pytorch_model.bin', 'vocab.txt'])).toThrow(
-      /holds nothing this engine can run: it needs an ONNX graph \(model\.onnx, onnx\/model\.onnx\) or model\.safetensors; it holds: config\.json, pytorch_model\.bin, vocab\.txt/,
+  it('PyTorch weights only: the checkpoint; sharded, with every shard of its index', () => {
+    expect(choose(['config.json', 'pytorch_model.bin', 'tokenizer.json']).files).toEqual([
+      'pytorch_model.bin',
+      'config.json',
+      'tokenizer.json',
+    ]);
+    const sharded = [
+      'config.json',
+      'pytorch_model.bin.index.json',
+      'pytorch_model-00001-of-00002.bin',
+      'pytorch_model-00002-of-00002.bin',
+      'tf_model.h5',
+    ];
+    expect(choose(sharded).files).toEqual([...sharded.slice(1, 4), 'config.json']);
+  });
+
+  it('nothing irserve runs: an error listing what the repository holds', () => {
+    expect(() => choose(['config.json', 'tf_model.h5', 'vocab.txt'])).toThrow(
+      /holds nothing this engine can run: it needs an ONNX graph \(model\.onnx, onnx\/model\.onnx\) or a checkpoint \(model\.safetensors, pytorch_model\.bin\); it holds: config\.json, tf_model\.h5, vocab\.txt/,
     );
     expect(() => choose(QWEN3_GGUF)).toThrow(/its GGUF files are served by the gpu extra/);
   });
