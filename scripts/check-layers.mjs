@@ -20,7 +20,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
  * folder has to be placed here (the check refuses folders it does not know).
  */
 const IRSERVE_LAYERS = [
-  ['errors.ts', 'util', 'prebundled', 'auth', 'storage', 'cli-kit'],
+  ['errors.ts', 'util', 'prebundled', 'auth', 'storage', 'cli-kit', 'models'],
   ['cache'],
   ['collections'],
   ['engines'],

@@ -75,16 +75,16 @@ export {
   type SwitchFlag,
   type ValueFlag,
 } from './cli-kit/index.js';
-export {
-  createModelSource,
-  resolveModel,
-  type ModelKind,
-  type ModelLogger,
-  type ModelSourceOptions,
-  type ModelRequest,
-  type ModelSource,
-  type ResolvedModel,
-} from './models/model-source.js';
+export { createModelSource } from './models/model-source.js';
+export { resolveModel } from './engines/resolve-model.js';
+export type {
+  ModelKind,
+  ModelLogger,
+  ModelRequest,
+  ModelSource,
+  ModelSourceOptions,
+  ResolvedModel,
+} from './models/types.js';
 /**
  * The zod irserve builds its schemas with. Engine config schemas made with it compose with
  * irserve's own (one zod in the process; irserve's build ships it prebundled).

@@ -13,7 +13,7 @@ import {
   instanceServes,
 } from '../engines/contract.js';
 import type { AppObserver } from '../metrics/observer.js';
-import type { ModelSource } from '../models/model-source.js';
+import type { ModelSource } from '../models/types.js';
 import { FUSION_ENGINES, RANK_FUSION_ENGINES } from '../engines/fusion/index.js';
 import { buildService } from '../processors/build-service.js';
 import { createStore, isKvStore } from '../cache/create-store.js';

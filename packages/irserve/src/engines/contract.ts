@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Collection, CollectionCatalog } from '../collections/types.js';
-import type { ModelRequest, ModelSource } from '../models/model-source.js';
+import type { ModelRequest, ModelSource } from '../models/types.js';
 
 /** The engine roles of the specification. */
 export type Role = 'search' | 'score' | 'fuse' | 'decompose_query';

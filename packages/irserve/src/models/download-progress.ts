@@ -1,7 +1,7 @@
 /** The progress display of one file's download: a bar on a terminal, log lines otherwise. */
 import { createProgress, type Progress } from '../util/progress.js';
 import { formatBytes } from './download-blob.js';
-import type { ModelLogger } from './model-source.js';
+import type { ModelLogger } from './types.js';
 
 /** Files under this size are fetched without a progress display of their own. */
 const QUIET_BELOW = 1_000_000;

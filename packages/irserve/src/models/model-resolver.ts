@@ -19,12 +19,7 @@ import { choiceRequest, resolvedModel, tryChoose } from './request-choice.js';
 import { HubError } from './hub-errors.js';
 import { hubSettings, type HubSettings } from './hub-settings.js';
 import { formatHubReference, parseHubReference, type HubReference } from './model-reference.js';
-import type {
-  ModelLogger,
-  ModelRequest,
-  ModelSourceOptions,
-  ResolvedModel,
-} from './model-source.js';
+import type { ModelLogger, ModelRequest, ModelSourceOptions, ResolvedModel } from './types.js';
 
 export class ModelResolver {
   readonly settings: HubSettings;

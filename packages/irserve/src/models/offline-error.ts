@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { IrserveError } from '../errors.js';
 import type { HubCache } from './hub-cache.js';
 import { formatHubReference, type HubReference } from './model-reference.js';
-import type { ModelRequest } from './model-source.js';
+import type { ModelRequest } from './types.js';
 import { tryChoose } from './request-choice.js';
 
 /**

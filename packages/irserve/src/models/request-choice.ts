@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { chooseFiles, type ChoiceRequest, type FileChoice } from './choose-files.js';
 import type { HubCache } from './hub-cache.js';
 import { formatHubReference, type HubReference } from './model-reference.js';
-import type { ModelRequest, ResolvedModel } from './model-source.js';
+import type { ModelRequest, ResolvedModel } from './types.js';
 
 /**
  * What `chooseFiles` is asked for: the engine's kind and graphs, the reference's path and

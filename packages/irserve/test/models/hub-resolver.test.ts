@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { ModelResolver } from '../../src/models/model-resolver.js';
-import type { ModelKind, ModelRequest } from '../../src/models/model-source.js';
+import type { ModelKind, ModelRequest } from '../../src/models/types.js';
 import { HubStandIn } from '../helpers/hub-stand-in.js';
 import {
   CHECKPOINT_REPO,

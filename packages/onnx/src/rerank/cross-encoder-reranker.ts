@@ -50,13 +50,8 @@ export class CrossEncoderReranker extends LeasedReranker<Ready> {
   }
 
   protected async load(): Promise<Ready> {
-    const {
-      execution_providers,
-      device,
-      intra_op_threads,
-      inter_op_threads,
-      graph_optimization,
-    } = this.settings;
+    const { execution_providers, device, intra_op_threads, inter_op_threads, graph_optimization } =
+      this.settings;
     const model = await resolveModel(this.context, crossEncoderModel(this.settings));
     const lease = await sessionPoolFor(this.context).acquire(model.folder, {
       ...(model.modelFile ? { modelFile: model.modelFile } : {}),

@@ -6,12 +6,7 @@
  * dropped; every token vector is L2-normalised.
  */
 import type * as Onnx from '@irserve/onnx';
-import {
-  IrserveError,
-  resolveModel,
-  type EngineContext,
-  type ModelRequest,
-} from 'irserve/plugin';
+import { IrserveError, resolveModel, type EngineContext, type ModelRequest } from 'irserve/plugin';
 import type { TokenMatrix } from '../search/query.js';
 import {
   readConventions,
