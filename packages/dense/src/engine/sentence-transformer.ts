@@ -132,6 +132,8 @@ export class SentenceTransformerEngine extends Dense {
 
   static override models(config: Record<string, unknown>): ModelRequest[] {
     const { embedding_model_name } = parseEngineConfig(sentenceTransformerConfigSchema, config);
-    return [{ reference: embedding_model_name, kind: 'onnx', field: 'config.embedding_model_name' }];
+    return [
+      { reference: embedding_model_name, kind: 'onnx', field: 'config.embedding_model_name' },
+    ];
   }
 }

@@ -24,7 +24,10 @@ interface Wanted {
  * config names (or the hub ids given) into the Hugging Face cache ahead of serving, asking the
  * hub for the newest commit of each revision; offline, it checks that the cache holds them.
  */
-export const pullCommand: CommandRun<typeof PULL.flags> = async ({ flags, positionals, io }, env) => {
+export const pullCommand: CommandRun<typeof PULL.flags> = async (
+  { flags, positionals, io },
+  env,
+) => {
   if (positionals.length === 0) throw new UsageError('missing <config.json | hub id>');
   const { kind } = flags;
   const logger = await createCliLogger({ level: 'info', format: flags.log_format });
