@@ -60,7 +60,7 @@ export class CrossEncoderReranker extends LeasedReranker<Ready> {
       intra_op_threads,
       inter_op_threads,
       graph_optimization,
-      ...(await rerankerGraph(folder, this.settings)),
+      ...(await rerankerGraph(model.folder, this.settings)),
     });
     try {
       const scorer = new PairScorer(lease, this.settings, Object.keys(this.config));
