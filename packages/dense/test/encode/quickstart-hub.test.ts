@@ -41,54 +41,61 @@ describe('the quickstart hub-model example', () => {
     await hub?.close();
   });
 
-  it('encodes, indexes and serves with the models named by hub id', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'quickstart-hub-run-'));
-    const config = JSON.parse(await readFile(join(QUICKSTART, 'hub-model.json'), 'utf8')) as {
-      collections: { views: { text: { source: { doc_path: string } } } }[];
-      services: { name: string; config: Record<string, unknown> }[];
-    };
-    const source = config.collections[0]!.views.text.source;
-    source.doc_path = join(QUICKSTART, source.doc_path);
-    const dense = config.services.find((s) => s.name === 'dense')!;
-    expect((dense.config.encoder as { model_path: string }).model_path).toBe(
-      'sentence-transformers/all-MiniLM-L6-v2',
-    );
-    dense.config.index_path = join(dir, 'index');
-    await writeFile(join(dir, 'hub-model.json'), JSON.stringify(config));
-    const shards = join(dir, 'shards');
-    const encode = [
-      '--config',
-      join(dir, 'hub-model.json'),
-      '--collection',
-      'cranfield',
-      shards,
-      '--model',
-      'sentence-transformers/all-MiniLM-L6-v2',
-    ];
-    expect(await encodeMain(encode, silentIo)).toBe(0);
-    expect(await buildMain([shards, join(dir, 'index')], silentIo)).toBe(0);
-    const app = await createApp(config, {
-      logger: pino({ level: 'silent' }),
-      engines: [Dense, CrossEncoderReranker],
-      extras: false,
-      interactive: false,
-      configDir: dir,
-    });
-    try {
-      await app.start();
-      const reply = await app.http.inject({
-        method: 'POST',
-        url: '/pipeline',
-        payload: {
-          pipeline: '{bm25, dense}RRF%50 >> rerank',
-          collection: 'cranfield',
-          query: 'heat conduction in composite slabs',
-        },
+  // Encodes the whole Cranfield collection (1,400 documents): a minute on a busy machine.
+  it(
+    'encodes, indexes and serves with the models named by hub id',
+    { timeout: 90_000 },
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'quickstart-hub-run-'));
+      const config = JSON.parse(await readFile(join(QUICKSTART, 'hub-model.json'), 'utf8')) as {
+        collections: { views: { text: { source: { doc_path: string } } } }[];
+        services: { name: string; config: Record<string, unknown> }[];
+      };
+      const source = config.collections[0]!.views.text.source;
+      source.doc_path = join(QUICKSTART, source.doc_path);
+      const dense = config.services.find((s) => s.name === 'dense')!;
+      expect((dense.config.encoder as { model_path: string }).model_path).toBe(
+        'sentence-transformers/all-MiniLM-L6-v2',
+      );
+      dense.config.index_path = join(dir, 'index');
+      await writeFile(join(dir, 'hub-model.json'), JSON.stringify(config));
+      const shards = join(dir, 'shards');
+      const encode = [
+        '--config',
+        join(dir, 'hub-model.json'),
+        '--collection',
+        'cranfield',
+        shards,
+        '--model',
+        'sentence-transformers/all-MiniLM-L6-v2',
+      ];
+      expect(await encodeMain(encode, silentIo)).toBe(0);
+      expect(await buildMain([shards, join(dir, 'index')], silentIo)).toBe(0);
+      const app = await createApp(config, {
+        logger: pino({ level: 'silent' }),
+        engines: [Dense, CrossEncoderReranker],
+        extras: false,
+        interactive: false,
+        configDir: dir,
       });
-      expect(reply.statusCode).toBe(200);
-      expect(Object.keys(reply.json<{ scores: Record<string, number> }>().scores)).toHaveLength(50);
-    } finally {
-      await app.close();
-    }
-  });
+      try {
+        await app.start();
+        const reply = await app.http.inject({
+          method: 'POST',
+          url: '/pipeline',
+          payload: {
+            pipeline: '{bm25, dense}RRF%50 >> rerank',
+            collection: 'cranfield',
+            query: 'heat conduction in composite slabs',
+          },
+        });
+        expect(reply.statusCode).toBe(200);
+        expect(Object.keys(reply.json<{ scores: Record<string, number> }>().scores)).toHaveLength(
+          50,
+        );
+      } finally {
+        await app.close();
+      }
+    },
+  );
 });
