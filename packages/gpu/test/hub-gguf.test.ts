@@ -96,7 +96,7 @@ describe('GGUF engines named by hub id', () => {
     const { status, body } = await post(app, '/score', {
       service: 'rerank',
       query: 'jet engines',
-      passages: [DOCS[0]!.text],
+      passages: [DOCS[0].text],
     });
     expect(status).toBe(200);
     expect(body.scores).toHaveLength(1);
