@@ -73,6 +73,7 @@ async function registerExtras(
     const log = { extra: extra.name, version: extra.version };
     if (names && extra.engineNames && !extra.engineNames.some((name) => names.has(name))) {
       sources.logger.debug(log, 'extra not loaded: the config uses none of its engines');
+      types.offer(extra.engineNames, extra.name);
       continue;
     }
     const classes = await loadExtra(extra);

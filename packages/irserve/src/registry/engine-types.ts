@@ -6,10 +6,20 @@ export class EngineTypes {
   readonly #classes = new Map<string, { engineClass: EngineClass; origin: string }>();
   /** Names known but not loaded (built-ins no service uses): they still clash and suggest. */
   readonly #reserved = new Map<string, string>();
+  /**
+   * Engines of installed extras that were not imported (the config uses none of them), by name,
+   * with their package: listed and suggested by the unknown-engine error, but no clash.
+   */
+  readonly #installed = new Map<string, string>();
 
   /** Records a name whose class is not loaded; `get` of it is an error (load it first). */
   reserve(name: string, origin = 'built-in'): void {
     this.#reserved.set(name, origin);
+  }
+
+  /** Records the engine names an installed but not imported extra declares in its package.json. */
+  offer(names: readonly string[], origin: string): void {
+    for (const name of names) this.#installed.set(name, origin);
   }
 
   /** Registers a class under its class name; a duplicate name is an error naming both origins. */
@@ -34,15 +44,21 @@ export class EngineTypes {
     return this.#classes.has(name);
   }
 
-  /** The class of that name; the error suggests the closest known name. */
+  /**
+   * The class of that name; the error lists every known name (those of installed extras with
+   * their package) and suggests the closest.
+   */
   get(name: string): EngineClass {
     const entry = this.#classes.get(name);
     if (entry) return entry.engineClass;
-    if (this.#reserved.has(name)) throw new Error(`internal: engine "${name}" was not loaded`);
+    if (this.#reserved.has(name) || this.#installed.has(name))
+      throw new Error(`internal: engine "${name}" was not loaded`);
     const known = this.names();
-    const hint = closest(name, known);
+    const fromExtras = [...this.#installed].filter(([extraName]) => !known.includes(extraName));
+    const hint = closest(name, [...known, ...fromExtras.map(([extraName]) => extraName)]);
+    const extras = fromExtras.map(([extraName, origin]) => `${extraName} (${origin})`);
     throw new Error(
-      `unknown engine "${name}"${hint ? ` (did you mean "${hint}"?)` : ''}; known engines: ${known.join(', ')}. Engines from files must be listed in file_imports.`,
+      `unknown engine "${name}"${hint ? ` (did you mean "${hint}"?)` : ''}; known engines: ${[...known, ...extras].join(', ')}. Engines from files must be listed in file_imports.`,
     );
   }
 

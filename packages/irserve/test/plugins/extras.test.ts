@@ -161,6 +161,38 @@ describe('installed @irserve extras', () => {
     }
   });
 
+  it('lists and suggests the engines of installed extras it did not import', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'irserve-extras-'));
+    await fakeExtra(
+      root,
+      'unused',
+      {
+        name: '@irserve/unused',
+        version: '0.0.1',
+        irserve: { engines: './engines.mjs', engineNames: ['ToyCrossEncoder'] },
+      },
+      { 'engines.mjs': "throw new Error('this extra was imported');" },
+    );
+    const build = (wanted: string[]) =>
+      buildEngineTypes({
+        fileImports: [],
+        baseDir: root,
+        extra: [],
+        discoverExtras: true,
+        logger: silent,
+        wanted,
+      });
+    const typo = await build(['ToyCrossEncodr']);
+    expect(() => typo.get('ToyCrossEncodr')).toThrow(
+      /unknown engine "ToyCrossEncodr" \(did you mean "ToyCrossEncoder"\?\); known engines: BM25, .*ToyCrossEncoder \(@irserve\/unused\)/,
+    );
+    // The workspace extras, found beside the core package, are listed from their package.json.
+    const issue = await build(['CrossEncoderReranke']);
+    expect(() => issue.get('CrossEncoderReranke')).toThrow(
+      /\(did you mean "CrossEncoderReranker"\?\).*Dense \(@irserve\/dense\).*PLAIDX \(@irserve\/plaidx\)/,
+    );
+  });
+
   it('warns when an extra exports other engines than it declares', async () => {
     const root = await mkdtemp(join(tmpdir(), 'irserve-extras-'));
     await fakeExtra(
