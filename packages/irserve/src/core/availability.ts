@@ -7,6 +7,7 @@
  */
 import { CAPABILITY_METHOD, type Capability } from '../engines/contract.js';
 import { IrserveError, badRequest } from '../errors.js';
+import { unknownServiceHint } from '../registry/service-hint.js';
 import type { AppCore } from './app-core.js';
 
 const CAPABILITIES = Object.keys(CAPABILITY_METHOD) as Capability[];
@@ -65,7 +66,10 @@ export function healthFor(
       fields: ['service'],
     });
   if (!CAPABILITIES.some((role) => core.services.has(role, service)))
-    throw new IrserveError('ERR_SERVICE_NOT_FOUND', `service "${service}" is not served here`);
+    throw new IrserveError(
+      'ERR_SERVICE_NOT_FOUND',
+      `service "${service}" is not served here${unknownServiceHint(core.services, CAPABILITIES, service)}`,
+    );
   const available = !unavailableServices(report).includes(service);
   return {
     status: ready && available ? 200 : 503,

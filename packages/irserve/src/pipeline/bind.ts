@@ -1,6 +1,7 @@
 import type { CollectionCatalog } from '../collections/types.js';
 import { ROLES, type InputKind, type Role } from '../engines/contract.js';
 import { IrserveError } from '../errors.js';
+import { unknownServiceHint } from '../registry/service-hint.js';
 import type { Service, ServiceLookup } from '../registry/types.js';
 import {
   lastService,
@@ -114,7 +115,7 @@ class Binder {
       );
     throw new IrserveError(
       'ERR_SERVICE_NOT_FOUND',
-      `stage '${label}': no ${role} service is named '${call.name}' (${article(call.role)} ${call.role} stage needs one)`,
+      `stage '${label}': no ${role} service is named '${call.name}' (${article(call.role)} ${call.role} stage needs one)${unknownServiceHint(services, [role], call.name)}`,
       { details },
     );
   }

@@ -1,5 +1,6 @@
 import type { Capability } from '../engines/contract.js';
 import { IrserveError } from '../errors.js';
+import { unknownServiceHint } from './service-hint.js';
 import type { BuiltService, Service, ServiceLookup } from './types.js';
 
 /** The app's services by (role, name). An instance per app: no module-level state. */
@@ -18,15 +19,14 @@ export class ServiceRegistry implements ServiceLookup {
     services.set(service.name, service);
   }
 
+  /** The service of that name and role; the error lists the role's services, with a hint. */
   get<R extends Capability>(role: R, name: string): Service<R> {
     const service = this.#byRole.get(role)?.get(name);
     if (!service) {
       throw new IrserveError(
         'ERR_SERVICE_NOT_FOUND',
-        `Service '${name}' not found or does not support ${role}`,
-        {
-          details: { service: name, role },
-        },
+        `Service '${name}' not found or does not support ${role}${unknownServiceHint(this, [role], name)}`,
+        { details: { service: name, role } },
       );
     }
     return service as unknown as Service<R>;

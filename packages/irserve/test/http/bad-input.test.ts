@@ -109,14 +109,33 @@ describe('malformed, missing, oversized and hostile input', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
       code: 'ERR_SERVICE_NOT_FOUND',
-      error: "Service 'nope' not found or does not support search",
+      error: "Service 'nope' not found or does not support search; search services: const",
     });
   });
 
-  it('a service of the wrong role is a 400', async () => {
+  it('an unknown service is answered with the closest name and the services of its role', async () => {
+    const search = await raw('/search', JSON.stringify({ service: 'cnst', query: 'q' }));
+    expect(search.json().error).toBe(
+      "Service 'cnst' not found or does not support search (did you mean 'const'?); search services: const",
+    );
+    const pipeline = await raw('/pipeline', JSON.stringify({ pipeline: 'cnst', query: 'q' }));
+    expect(pipeline.statusCode).toBe(400);
+    expect(pipeline.json().error).toMatch(
+      /no search service is named 'cnst' .*\(did you mean 'const'\?\); search services: const$/,
+    );
+    const health = await app.http.inject({ method: 'GET', url: '/health?service=overlpa' });
+    expect(health.statusCode).toBe(400);
+    expect(health.json().error).toMatch(
+      /^service "overlpa" is not served here \(did you mean 'overlap'\?\); services: const, overlap, RRF/,
+    );
+  });
+
+  it('a service of the wrong role is a 400 that says which role it has', async () => {
     const response = await raw('/search', JSON.stringify({ service: 'overlap', query: 'q' }));
     expect(response.statusCode).toBe(400);
-    expect(response.json().error).toMatch(/does not support search/);
+    expect(response.json().error).toBe(
+      "Service 'overlap' not found or does not support search ('overlap' is a score service); search services: const",
+    );
   });
 
   it('an unknown path is a JSON 404', async () => {
