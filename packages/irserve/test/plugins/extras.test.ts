@@ -23,6 +23,18 @@ async function fakeExtra(
   for (const [file, text] of Object.entries(files)) await writeFile(join(dir, file), text);
 }
 
+/** The engine types of a config under `root` that uses `wanted` (every engine when undefined). */
+function discover(root: string, wanted?: string[]) {
+  return buildEngineTypes({
+    fileImports: [],
+    baseDir: root,
+    extra: [],
+    discoverExtras: true,
+    logger: silent,
+    ...(wanted ? { wanted } : {}),
+  });
+}
+
 describe('installed @irserve extras', () => {
   it('finds the workspace extras that declare an engines module', async () => {
     const names = (await findExtras(repoRoot)).map((extra) => extra.name);
@@ -133,15 +145,7 @@ describe('installed @irserve extras', () => {
       },
       explode,
     );
-    const build = (wanted: string[] | undefined) =>
-      buildEngineTypes({
-        fileImports: [],
-        baseDir: root,
-        extra: [],
-        discoverExtras: true,
-        logger: silent,
-        ...(wanted ? { wanted } : {}),
-      });
+    const build = (wanted: string[] | undefined) => discover(root, wanted);
     expect((await build(['WantedEngine', 'BM25'])).has('WantedEngine')).toBe(true);
     await expect(build(['OtherEngine'])).rejects.toThrow('this extra was imported');
     await expect(build(undefined)).rejects.toThrow('this extra was imported');
@@ -173,15 +177,7 @@ describe('installed @irserve extras', () => {
       },
       { 'engines.mjs': "throw new Error('this extra was imported');" },
     );
-    const build = (wanted: string[]) =>
-      buildEngineTypes({
-        fileImports: [],
-        baseDir: root,
-        extra: [],
-        discoverExtras: true,
-        logger: silent,
-        wanted,
-      });
+    const build = (wanted: string[]) => discover(root, wanted);
     const typo = await build(['ToyCrossEncodr']);
     expect(() => typo.get('ToyCrossEncodr')).toThrow(
       /unknown engine "ToyCrossEncodr" \(did you mean "ToyCrossEncoder"\?\); known engines: BM25, .*ToyCrossEncoder \(@irserve\/unused\)/,
