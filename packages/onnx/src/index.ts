@@ -31,6 +31,8 @@ export {
 } from './tokenizer/text-tokenizer.js';
 export { padRows, type EncodedBatch, type EncodedRow } from './tokenizer/encoded-batch.js';
 export { truncatePair, type TruncationStrategy } from './tokenizer/truncate.js';
+export { readSpieceTokenizer, t5TokenizerJson } from './folder/spiece-tokenizer.js';
+export { parseSentencePieceModel, type SentencePieceModel } from './folder/sentencepiece-model.js';
 export { fillTemplate, splitTemplate } from './tokenizer/template.js';
 export {
   sessionOptions,

@@ -3,7 +3,8 @@
  * the repository, only the one that is served.
  *
  * - `onnx`: one graph (`model.onnx`, else `onnx/model.onnx`, or the one named) with its external
- *   weights (`model.onnx_data`), and the tokenizer, config and sentence-transformers files;
+ *   weights (`model.onnx_data`), and the tokenizer, config and sentence-transformers files
+ *   (the tokenizer: `tokenizer.json`, else T5's SentencePiece `spiece.model`);
  * - `seq2seq`: the encoder and decoder graphs Optimum exports for T5 / mT5, and the same files;
  * - `gguf`: one GGUF file (by name or quantisation; split files with all their parts);
  * - `checkpoint`: a repository without an ONNX export: the weights of one format (safetensors,
@@ -55,6 +56,8 @@ const SMALL_FILES = [
   'onnx_config.json',
   'artifact.metadata',
 ];
+/** T5 / mT5's SentencePiece model: fetched only where the folder has no tokenizer.json. */
+const SPIECE = 'spiece.model';
 const MODULE_CONFIG = /^\d+_[A-Za-z]+\/config\.json$/;
 const SEQ2SEQ_ENCODERS = ['encoder_model.onnx', 'onnx/encoder_model.onnx'];
 const SEQ2SEQ_DECODERS = [
@@ -117,12 +120,12 @@ function baseFolder(files: ReadonlySet<string>, path: string | undefined): strin
 
 /**
  * The model folder of a graph at `graphFolder`: the deepest folder from there up to the root
- * holding `tokenizer.json` (`onnx/` folders of sentence-transformers repositories keep it at
+ * holding `tokenizer.json` or `spiece.model` (`onnx/` folders of sentence-transformers repositories keep it at
  * the root), else `fallback`.
  */
 function modelFolder(files: ReadonlySet<string>, graphFolder: string, fallback: string): string {
   for (let folder = graphFolder; ; folder = folder.slice(0, Math.max(0, folder.lastIndexOf('/')))) {
-    if (files.has(at(folder, 'tokenizer.json'))) return folder;
+    if (files.has(at(folder, 'tokenizer.json')) || files.has(at(folder, SPIECE))) return folder;
     if (folder === '') return fallback;
   }
 }
@@ -130,10 +133,14 @@ function modelFolder(files: ReadonlySet<string>, graphFolder: string, fallback: 
 function smallFiles(files: ReadonlySet<string>, folder: string): string[] {
   const inside = (f: string) => (folder ? f.startsWith(`${folder}/`) : true);
   const relativeName = (f: string) => (folder ? f.slice(folder.length + 1) : f);
-  return [...files].filter(
-    (f) =>
-      inside(f) && (SMALL_FILES.includes(relativeName(f)) || MODULE_CONFIG.test(relativeName(f))),
-  );
+  const spiece = !files.has(at(folder, 'tokenizer.json'));
+  return [...files].filter((f) => {
+    const name = relativeName(f);
+    return (
+      inside(f) &&
+      (SMALL_FILES.includes(name) || MODULE_CONFIG.test(name) || (spiece && name === SPIECE))
+    );
+  });
 }
 
 /** The external weights of a graph (`model.onnx_data`, `model.onnx.data`, `..._data_1`). */

@@ -210,6 +210,31 @@ describe('chooseFiles', () => {
     expect(choose(sharded).files).toEqual([...sharded.slice(1, 4), 'config.json']);
   });
 
+  it('a T5 repository without tokenizer.json (castorini/monot5-base-msmarco): its spiece.model', () => {
+    const monoT5 = [
+      'config.json',
+      'pytorch_model.bin',
+      'special_tokens_map.json',
+      'spiece.model',
+      'tokenizer_config.json',
+      'tf_model.h5',
+    ];
+    expect(chooseFiles(new Set(monoT5), { kind: 'seq2seq' }, 'x')).toEqual({
+      kind: 'checkpoint',
+      folder: '',
+      files: [
+        'pytorch_model.bin',
+        'config.json',
+        'special_tokens_map.json',
+        'spiece.model',
+        'tokenizer_config.json',
+      ],
+    });
+    // Beside a tokenizer.json (google/flan-t5-base), the SentencePiece model is not fetched.
+    const withJson = ['config.json', 'model.safetensors', 'spiece.model', 'tokenizer.json'];
+    expect(choose(withJson).files).toEqual(['model.safetensors', 'config.json', 'tokenizer.json']);
+  });
+
   it('nothing irserve runs: an error listing what the repository holds', () => {
     expect(() => choose(['config.json', 'tf_model.h5', 'vocab.txt'])).toThrow(
       /holds nothing this engine can run: it needs an ONNX graph \(model\.onnx, onnx\/model\.onnx\) or a checkpoint \(model\.safetensors, pytorch_model\.bin\); it holds: config\.json, tf_model\.h5, vocab\.txt/,

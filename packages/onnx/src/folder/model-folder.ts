@@ -6,7 +6,8 @@
  * ```
  * model.onnx (or onnx/model.onnx)   the graph (external weights `model.onnx_data` beside it), or
  * model.safetensors, ...            a checkpoint's weights (sharded safetensors, pytorch_model.bin)
- * tokenizer.json                    the fast tokenizer (WordPiece, BPE, Unigram)
+ * tokenizer.json                    the fast tokenizer (WordPiece, BPE, Unigram), or instead
+ * spiece.model                      T5 / mT5's SentencePiece model (spiece-tokenizer.ts)
  * tokenizer_config.json             optional: model_max_length, padding_side, special tokens
  * config.json                       the transformers config (optional beside model.onnx)
  * sentence_bert_config.json         optional: max_seq_length
@@ -21,6 +22,7 @@ import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { findWeightFile, WEIGHT_FILES } from '../checkpoint/weight-files.js';
 import { modelError } from '../errors.js';
+import { readSpieceTokenizer } from './spiece-tokenizer.js';
 import { readJson, readJsonObject } from './json-file.js';
 import { onnxConfigSchema, type OnnxConfig, type PoolingName } from './onnx-config.js';
 
@@ -34,7 +36,7 @@ export interface ModelFolder {
   readonly format: 'onnx' | 'checkpoint';
   /** Absolute path of the ONNX graph, or of a checkpoint's weight file (or shard index). */
   readonly modelFile: string;
-  /** `tokenizer.json`, parsed. */
+  /** `tokenizer.json`, parsed (built from `spiece.model` when the folder has only that). */
   readonly tokenizerJson: Record<string, unknown>;
   /** `tokenizer_config.json`, parsed (`{}` when absent). */
   readonly tokenizerConfig: Record<string, unknown>;
@@ -62,7 +64,7 @@ export interface LoadModelFolderOptions {
 }
 
 const REQUIRED =
-  'a model folder holds tokenizer.json and either model.onnx (or onnx/model.onnx) or a checkpoint: config.json with model.safetensors (or sharded safetensors, or pytorch_model.bin)';
+  'a model folder holds tokenizer.json (or a T5 spiece.model) and either model.onnx (or onnx/model.onnx) or a checkpoint: config.json with model.safetensors (or sharded safetensors, or pytorch_model.bin)';
 
 /**
  * Reads and checks a model folder; no file is fetched from anywhere.
@@ -89,14 +91,16 @@ export async function loadModelFolder(
     );
   const onnxConfig = parsed.data;
   const { format, modelFile } = await findModel(folder, options.modelFile ?? onnxConfig.model_file);
-  const tokenizerJson = await readJsonObject(folder, join(folder, 'tokenizer.json'));
+  const tokenizerConfig =
+    (await readJsonObject(folder, join(folder, 'tokenizer_config.json'))) ?? {};
+  const tokenizerJson =
+    (await readJsonObject(folder, join(folder, 'tokenizer.json'))) ??
+    (await readSpieceTokenizer(folder, tokenizerConfig));
   if (!tokenizerJson)
     throw modelError(
       folder,
       `tokenizer.json is missing (${REQUIRED}; save it with tokenizer.save_pretrained)`,
     );
-  const tokenizerConfig =
-    (await readJsonObject(folder, join(folder, 'tokenizer_config.json'))) ?? {};
   const config = (await readJsonObject(folder, join(folder, 'config.json'))) ?? {};
   const sentenceBert = await readJsonObject(folder, join(folder, 'sentence_bert_config.json'));
   const modules = await readJson(folder, join(folder, 'modules.json'));

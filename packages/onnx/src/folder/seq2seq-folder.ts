@@ -6,7 +6,8 @@
  * encoder_model.onnx                 the encoder (input_ids, attention_mask -> last_hidden_state)
  * decoder_model.onnx                 the decoder without a cache, or instead
  * decoder_model_merged.onnx          the decoder with and without a cache (`use_cache_branch`)
- * tokenizer.json                     the fast tokenizer (T5 / mT5: SentencePiece Unigram)
+ * tokenizer.json                     the fast tokenizer (T5 / mT5: SentencePiece Unigram), or
+ * spiece.model                       the SentencePiece model itself, as T5 repositories ship it
  * config.json                        the transformers config, with `decoder_start_token_id`
  * ```
  *
@@ -21,10 +22,11 @@ import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { findWeightFile } from '../checkpoint/weight-files.js';
 import { modelError } from '../errors.js';
+import { SPIECE_FILE } from './spiece-tokenizer.js';
 import { loadModelFolder, type ModelFolder } from './model-folder.js';
 
 export const SEQ2SEQ_REQUIRED =
-  'a seq2seq model folder holds encoder_model.onnx, decoder_model.onnx or decoder_model_merged.onnx, tokenizer.json and config.json with decoder_start_token_id, as optimum-cli export onnx --task text2text-generation writes them; or a T5 / mT5 checkpoint: config.json, model.safetensors or pytorch_model.bin and tokenizer.json, as save_pretrained writes them';
+  'a seq2seq model folder holds encoder_model.onnx, decoder_model.onnx or decoder_model_merged.onnx, tokenizer.json (or spiece.model) and config.json with decoder_start_token_id, as optimum-cli export onnx --task text2text-generation writes them; or a T5 / mT5 checkpoint: config.json, model.safetensors or pytorch_model.bin and tokenizer.json or spiece.model, as save_pretrained writes them';
 
 const ENCODER_CANDIDATES = ['encoder_model.onnx', join('onnx', 'encoder_model.onnx')];
 const DECODER_CANDIDATES = [
@@ -73,9 +75,10 @@ export async function loadSeq2SeqFolder(
     return checkpointFolder(root);
   const encoderFile = await findFile(root, 'encoder', files.encoderFile, ENCODER_CANDIDATES);
   const decoderFile = await findFile(root, 'decoder', files.decoderFile, DECODER_CANDIDATES);
-  for (const required of ['tokenizer.json', 'config.json'])
-    if (!(await isFile(join(root, required))))
-      throw modelError(root, `${required} is missing (${SEQ2SEQ_REQUIRED})`);
+  if (!(await isFile(join(root, 'tokenizer.json'))) && !(await isFile(join(root, SPIECE_FILE))))
+    throw modelError(root, `tokenizer.json is missing (${SEQ2SEQ_REQUIRED})`);
+  if (!(await isFile(join(root, 'config.json'))))
+    throw modelError(root, `config.json is missing (${SEQ2SEQ_REQUIRED})`);
   const folder = await loadModelFolder(root, { modelFile: encoderFile });
   return {
     format: 'onnx',
