@@ -1,14 +1,4 @@
-/** A seeded generator of floats in [0, 1) (mulberry32): training is reproducible per seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from 'irserve/plugin';
 
 /** `size` distinct positions of `0..n-1` in increasing order (partial Fisher-Yates). */
 export function samplePositions(n: number, size: number, random: () => number): Int32Array {

@@ -4,6 +4,7 @@
  * for paired samples, t confidence intervals, and wins / losses / ties. Pure functions of
  * numbers; nothing here knows about queries or pipelines.
  */
+import { seededRandom } from '../util/seeded-random.js';
 import { regularizedBeta } from './special-functions.js';
 
 /** Differences smaller than this count as ties (measures are sums of a few fractions). */
@@ -87,7 +88,7 @@ export function randomisationTest(
   const diffs = differences(baseline, treatment);
   if (diffs.length === 0) return Number.NaN;
   const trials = options.trials ?? 10_000;
-  const random = mulberry32(options.seed ?? 42);
+  const random = seededRandom(options.seed ?? 42);
   const observed = Math.abs(sum(diffs));
   let hits = 0;
   for (let trial = 0; trial < trials; trial++) {
@@ -164,16 +165,4 @@ function sum(values: readonly number[]): number {
   let total = 0;
   for (const v of values) total += v;
   return total;
-}
-
-/** A small seeded PRNG (mulberry32): numbers in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -19,7 +19,8 @@ import {
   type SearchSpace,
 } from './fusion-search.js';
 import { fuseLocally, type FusionParams, type FusionTarget } from './fusion-target.js';
-import { mean, mulberry32, pairedTTest, winsLossesTies } from './stats.js';
+import { seededRandom } from '../util/seeded-random.js';
+import { mean, pairedTTest, winsLossesTies } from './stats.js';
 
 export type SearchMethod = 'grid' | 'coordinate';
 
@@ -86,7 +87,7 @@ export function tuneFusion(options: TuneOptions): TuneResult {
   const defaults = defaultParams(options.space);
   const defaultValues = evaluate(defaults);
   const heldOutValues = new Array<number>(queryIds.length).fill(0);
-  const folds = makeFolds(queryIds.length, options.folds, mulberry32(options.seed)).map(
+  const folds = makeFolds(queryIds.length, options.folds, seededRandom(options.seed)).map(
     (test): FoldResult => {
       const held = new Set(test);
       const train = queryIds.map((_, i) => i).filter((i) => !held.has(i));
