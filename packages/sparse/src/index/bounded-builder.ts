@@ -28,6 +28,7 @@ import {
   type RunSource,
   type SortedRun,
 } from './spill-runs.js';
+import { Interner } from './interner.js';
 
 export interface BoundedBuilderOptions {
   outputDir: string;
@@ -56,11 +57,9 @@ export class BoundedIndexBuilder {
   readonly #spillDir: string;
   readonly #run: RunBuffer;
   readonly #bytesPerPosting: number;
-  readonly #termIds = new Map<string, number>();
-  readonly #terms: string[] = [];
+  readonly #terms = new Interner();
   readonly #seenPassages = new Set<string>();
-  readonly #documentNumbers = new Map<string, number>();
-  readonly #documentIds: string[] = [];
+  readonly #documents = new Interner();
   /** The run's passage ids and document numbers, written with it. */
   #runIds: string[] = [];
   #runDocs = new Growable(Uint32Array);
@@ -126,16 +125,16 @@ export class BoundedIndexBuilder {
         sources.push(await FileRun.open(path, this.#out.impactType, window));
       sources.push(new MemoryRun(last));
       await mergeRuns(sources, this.#out, {
-        vocabularySize: this.#terms.length,
+        vocabularySize: this.#terms.values.length,
         blockSize: this.#options.blockSize,
         impactSlice: this.#options.impactOrdered
           ? (this.#options.impactSlice ?? IMPACT_SLICE)
           : undefined,
       });
-      await this.#out.writeFile('terms.json', Buffer.from(JSON.stringify(this.#terms)));
+      await this.#out.writeFile('terms.json', Buffer.from(JSON.stringify(this.#terms.values)));
       const documents = STRING_FILES.find((file) => file.field === 'documentIds')!;
       const ids = this.#out.ids(documents.name, documents.offsets!);
-      for (const id of this.#documentIds) await ids.push(id);
+      for (const id of this.#documents.values) await ids.push(id);
     } catch (error) {
       await this.abort();
       throw error;
@@ -157,9 +156,9 @@ export class BoundedIndexBuilder {
     return {
       quantization: o.quantization,
       impactType: this.#out.impactType,
-      vocabularySize: this.#terms.length,
+      vocabularySize: this.#terms.values.length,
       passages: this.passages,
-      documents: this.#documentIds.length,
+      documents: this.#documents.values.length,
       postings: this.#postings,
       blockSize: o.blockSize,
       ...(o.impactOrdered ? { impactSlice: o.impactSlice ?? IMPACT_SLICE } : {}),
@@ -173,7 +172,8 @@ export class BoundedIndexBuilder {
     const run = this.#run.postings;
     if (run < MIN_RUN_POSTINGS) return false;
     const held =
-      (this.#seenPassages.size + this.#documentIds.length + this.#terms.length) * BYTES_PER_ID;
+      (this.#seenPassages.size + this.#documents.values.length + this.#terms.values.length) *
+      BYTES_PER_ID;
     return held + run * this.#bytesPerPosting + RESERVE >= this.#options.memoryBudget;
   }
 
@@ -208,7 +208,7 @@ export class BoundedIndexBuilder {
     for (const id of this.#runIds) await ids.push(id);
     this.#runIds = [];
     this.#runDocs = new Growable(Uint32Array);
-    return this.#run.sortAndClear(this.#terms.length);
+    return this.#run.sortAndClear(this.#terms.values.length);
   }
 
   /** Postings each run file is read by at a time in the merge: the budget shared among them. */
@@ -221,23 +221,10 @@ export class BoundedIndexBuilder {
   }
 
   #termId(token: string): number {
-    let id = this.#termIds.get(token);
-    if (id === undefined) {
-      id = this.#terms.length;
-      this.#termIds.set(token, id);
-      this.#terms.push(token);
-    }
-    return id;
+    return this.#terms.numberOf(token);
   }
 
   #documentNumber(passageId: string): number {
-    const documentId = documentIdOf(passageId, this.#options.passageIds);
-    let number = this.#documentNumbers.get(documentId);
-    if (number === undefined) {
-      number = this.#documentIds.length;
-      this.#documentNumbers.set(documentId, number);
-      this.#documentIds.push(documentId);
-    }
-    return number;
+    return this.#documents.numberOf(documentIdOf(passageId, this.#options.passageIds));
   }
 }

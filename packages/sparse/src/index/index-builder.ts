@@ -9,6 +9,7 @@ import { IMPACT_SLICE, impactOrder } from './impact-order.js';
 import { documentIdOf, type PassageIdRule } from './passage-docs.js';
 import { clusterOrder, permuteForward, type ForwardIndex, type ReorderOptions } from './reorder.js';
 import type { Impacts, SparseIndexData } from './types.js';
+import { Interner } from './interner.js';
 
 export interface IndexBuilderOptions {
   quantization: number;
@@ -31,12 +32,10 @@ const MAX_POSTINGS = 2 ** 32 - 1;
 
 export class SparseIndexBuilder {
   readonly #options: IndexBuilderOptions;
-  readonly #termIds = new Map<string, number>();
-  readonly #terms: string[] = [];
+  readonly #terms = new Interner();
   readonly #passageIds: string[] = [];
   readonly #seenPassages = new Set<string>();
-  readonly #documentNumbers = new Map<string, number>();
-  readonly #documentIds: string[] = [];
+  readonly #documents = new Interner();
   readonly #passageDocs = new Growable(Uint32Array);
   readonly #forwardOffsets = new Growable(Uint32Array);
   readonly #forwardTerms = new Growable(Uint32Array);
@@ -89,18 +88,23 @@ export class SparseIndexBuilder {
     const reorder = this.#options.reorder ?? false;
     if (reorder !== false && passageIds.length > 1) {
       const started = performance.now();
-      const order = clusterOrder(forward, this.#terms.length, reorder);
+      const order = clusterOrder(forward, this.#terms.values.length, reorder);
       this.reorderSeconds = (performance.now() - started) / 1000;
       forward = permuteForward(forward, order);
       passageIds = Array.from(order, (p) => this.#passageIds[p]!);
       passageDocs = passageDocs.map((_, i) => passageDocs[order[i]!]!);
     }
     const { offsets: forwardOffsets, terms: forwardTerms, impacts: forwardImpacts } = forward;
-    const inverted = invert(forwardOffsets, forwardTerms, forwardImpacts, this.#terms.length);
+    const inverted = invert(
+      forwardOffsets,
+      forwardTerms,
+      forwardImpacts,
+      this.#terms.values.length,
+    );
     const blocks = blockMaxima(inverted, this.#options.blockSize);
     return {
       quantization: this.#options.quantization,
-      terms: this.#terms,
+      terms: this.#terms.values,
       invertedOffsets: inverted.offsets,
       invertedPassages: inverted.passages,
       invertedImpacts: inverted.impacts,
@@ -113,7 +117,7 @@ export class SparseIndexBuilder {
       blockMax: blocks.max,
       blockSize: this.#options.blockSize,
       passageIds,
-      documentIds: this.#documentIds,
+      documentIds: this.#documents.values,
       passageDocs,
     };
   }
@@ -127,24 +131,11 @@ export class SparseIndexBuilder {
   }
 
   #termId(token: string): number {
-    let id = this.#termIds.get(token);
-    if (id === undefined) {
-      id = this.#terms.length;
-      this.#termIds.set(token, id);
-      this.#terms.push(token);
-    }
-    return id;
+    return this.#terms.numberOf(token);
   }
 
   #documentNumber(passageId: string): number {
-    const documentId = documentIdOf(passageId, this.#options.passageIds);
-    let number = this.#documentNumbers.get(documentId);
-    if (number === undefined) {
-      number = this.#documentIds.length;
-      this.#documentNumbers.set(documentId, number);
-      this.#documentIds.push(documentId);
-    }
-    return number;
+    return this.#documents.numberOf(documentIdOf(passageId, this.#options.passageIds));
   }
 }
 
