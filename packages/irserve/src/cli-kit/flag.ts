@@ -3,6 +3,7 @@
  * its text becomes a value and what a wrong value says. `parseCommandLine` reads them and
  * `formatHelp` lays them out, so every irserve command parses and documents flags alike.
  */
+import { byteSizeOf } from '../storage/byte-size.js';
 import { UsageError } from './usage-error.js';
 
 /** A flag that takes a value: `--seed 7`, `--seed=7`. */
@@ -158,26 +159,10 @@ function number<D extends number | undefined = undefined>(
   };
 }
 
-const UNITS: Readonly<Record<string, number>> = {
-  '': 1,
-  b: 1,
-  k: 2 ** 10,
-  kb: 1e3,
-  kib: 2 ** 10,
-  m: 2 ** 20,
-  mb: 1e6,
-  mib: 2 ** 20,
-  g: 2 ** 30,
-  gb: 1e9,
-  gib: 2 ** 30,
-  t: 2 ** 40,
-  tb: 1e12,
-  tib: 2 ** 40,
-};
-
 /**
- * A size in bytes: `4096`, `512M`, `1.5GiB`, `2GB` (K, M, G, T are powers of 1024, as are KiB,
- * MiB...; KB, MB... powers of 1000).
+ * A size in bytes, read as a config's `memory_budget` is (`parseByteSize`): `4096`, `64M` or
+ * `64MiB` (K, M, G, T and KiB, MiB... are powers of 1024), `64MB` (KB, MB... powers of 1000),
+ * `1.5G`.
  *
  * @example flag.bytes({ placeholder: 'SIZE', help: 'memory the build may use (e.g. 4G)' })
  */
@@ -187,14 +172,7 @@ function bytes<D extends number | undefined = undefined>(
   return {
     kind: 'value',
     placeholder: 'SIZE',
-    parse: (raw, name) => {
-      const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(raw);
-      const unit = match ? UNITS[match[2]!.toLowerCase()] : undefined;
-      if (match && unit !== undefined) return Math.floor(Number(match[1]) * unit);
-      throw new UsageError(
-        `${name} must be a size such as 512M, 4G or 1.5GiB, got ${JSON.stringify(raw)}`,
-      );
-    },
+    parse: (raw, name) => byteSizeOf(raw, name, (message) => new UsageError(message)),
     ...options,
   };
 }

@@ -5,7 +5,7 @@
  * of an engine that serves an index larger than memory.
  */
 import { z } from '../prebundled/zod.js';
-import { BYTE_SIZE_PATTERN } from '../storage/byte-size.js';
+import { BYTE_SIZE_FORMS, BYTE_SIZE_PATTERN } from '../storage/byte-size.js';
 
 /**
  * `timeout` (seconds, default 60) and `retries` (default 3) described for `call`, to spread into
@@ -42,17 +42,14 @@ export function batchSizeField(description: string) {
 
 /**
  * `memory_budget`: how much memory an engine's index may keep resident, as bytes or text
- * (`8GiB`, `512MB`); read it with `parseByteSize`. An engine whose index needs more serves it
+ * (`8GiB`, `64M`, `512MB`: see `parseByteSize`); read it with `parseByteSize`. An engine whose index needs more serves it
  * from its files through a page cache of that size.
  *
  * @example z.strictObject({ memory_budget: memoryBudgetField().optional() })
  */
 export function memoryBudgetField(description = MEMORY_BUDGET_DESCRIPTION) {
   return z
-    .union([
-      z.number().int().positive(),
-      z.string().regex(BYTE_SIZE_PATTERN, 'a size such as 8GiB, 512MB or a number of bytes'),
-    ])
+    .union([z.number().int().positive(), z.string().regex(BYTE_SIZE_PATTERN, BYTE_SIZE_FORMS)])
     .describe(description);
 }
 

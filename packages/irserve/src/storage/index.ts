@@ -10,7 +10,13 @@ export {
   type Footer as ArrayFileFooter,
   type SectionEntry,
 } from './array-file-format.js';
-export { BYTE_SIZE_PATTERN, formatBytes, parseByteSize } from './byte-size.js';
+export {
+  BYTE_SIZE_FORMS,
+  BYTE_SIZE_PATTERN,
+  byteSizeOf,
+  formatBytes,
+  parseByteSize,
+} from './byte-size.js';
 export { ArrayFile, type ChunkOptions, type ReadOptions } from './array-file.js';
 export {
   ArrayFileWriter,

@@ -160,7 +160,7 @@ describe('the BM25 engine with a memory budget', () => {
       message: expect.stringMatching(/config\.memory_budget: 100 B is less than/),
     });
     expect(() => engine('bad', { memory_budget: 'lots' })).toThrow(
-      /config\.memory_budget: a size such as 8GiB/,
+      /config\.memory_budget: a size such as 4096 \(bytes\), 64M/,
     );
   });
 

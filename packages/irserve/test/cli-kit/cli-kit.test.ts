@@ -90,7 +90,10 @@ describe('parseCommandLine', () => {
     [['--sampling_rate', 'NaN'], '--sampling_rate must be a number from 0 to 1, got "NaN"'],
     [['--sampling_rate', ''], '--sampling_rate must be a number from 0 to 1, got ""'],
     [['--metric', 'cos'], '--metric must be ip or l2, got cos'],
-    [['--memory_budget', 'lots'], '--memory_budget must be a size such as 512M, 4G or 1.5GiB'],
+    [
+      ['--memory_budget', 'lots'],
+      '--memory_budget must be a size such as 4096 (bytes), 64M or 64MiB',
+    ],
   ])('%j: %s', (argv, message) => {
     expect(() => parseCommandLine(FLAGS, argv)).toThrow(UsageError);
     expect(() => parseCommandLine(FLAGS, argv)).toThrow(message);
@@ -112,6 +115,9 @@ describe('parseCommandLine', () => {
     expect(size('2GiB')).toBe(2 * 2 ** 30);
     expect(size('2GB')).toBe(2e9);
     expect(size('1k')).toBe(1024);
+    expect(size('64MiB')).toBe(64 * 2 ** 20);
+    expect(size('64MB')).toBe(64e6);
+    expect(size('1.5G')).toBe(1.5 * 2 ** 30);
   });
 });
 
