@@ -6,14 +6,16 @@
 import { createHash, type Hash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
+import { PageChecksummer } from '../vector-index/page-checksums.js';
 
 /** Bytes buffered before a write: large enough for sequential speed, small against budgets. */
 const WRITE_BUFFER = 4 << 20;
 
-/** Size and sha256 of a written file (a manifest's file entry). */
+/** Size and sha256 of a written file (a manifest's file entry), with its page CRCs if asked. */
 export interface WrittenFile {
   bytes: number;
   sha256: string;
+  pages?: { pageBytes: number; crcs: Uint32Array };
 }
 
 /**
@@ -25,27 +27,42 @@ export class DataFileWriter {
   readonly #handle: FileHandle;
   readonly #hash: Hash | undefined;
   readonly #buffer: Uint8Array;
+  readonly #pages: PageChecksummer | undefined;
   #used = 0;
   #bytes = 0;
   /** The CRC-32 of the bytes written so far (in 'crc32' mode). */
   crc = 0;
 
-  private constructor(path: string, handle: FileHandle, bufferBytes: number, sha256: boolean) {
+  private constructor(
+    path: string,
+    handle: FileHandle,
+    bufferBytes: number,
+    { sha256, pageBytes }: { sha256: boolean; pageBytes: number | undefined },
+  ) {
     this.path = path;
     this.#handle = handle;
     this.#buffer = new Uint8Array(bufferBytes);
     this.#hash = sha256 ? createHash('sha256') : undefined;
+    this.#pages = pageBytes === undefined ? undefined : new PageChecksummer(pageBytes);
   }
 
-  /** Creates (or truncates) `path`. */
+  /**
+   * Creates (or truncates) `path`; with `pageBytes`, also takes the CRC-32 of every page of
+   * that many bytes (a rows file's page checksums).
+   */
   static async create(
     path: string,
     {
       bufferBytes = WRITE_BUFFER,
       digest = 'sha256',
-    }: { bufferBytes?: number; digest?: 'sha256' | 'crc32' } = {},
+      pageBytes,
+    }: { bufferBytes?: number; digest?: 'sha256' | 'crc32'; pageBytes?: number } = {},
   ): Promise<DataFileWriter> {
-    return new DataFileWriter(path, await open(path, 'w'), bufferBytes, digest === 'sha256');
+    const handle = await open(path, 'w');
+    return new DataFileWriter(path, handle, bufferBytes, {
+      sha256: digest === 'sha256',
+      pageBytes,
+    });
   }
 
   /** Bytes written so far. */
@@ -58,6 +75,7 @@ export class DataFileWriter {
     let bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     if (this.#hash) this.#hash.update(bytes);
     else this.crc = crc32(bytes, this.crc);
+    this.#pages?.update(bytes);
     this.#bytes += bytes.byteLength;
     while (bytes.byteLength > 0) {
       if (this.#used === 0 && bytes.byteLength >= this.#buffer.byteLength) {
@@ -72,14 +90,18 @@ export class DataFileWriter {
     }
   }
 
-  /** Flushes and closes; resolves to the file's size and sha256. */
+  /** Flushes and closes; resolves to the file's size and sha256 (and page CRCs). */
   async close(): Promise<WrittenFile> {
     try {
       await this.#flush();
     } finally {
       await this.#handle.close();
     }
-    return { bytes: this.#bytes, sha256: this.#hash?.digest('hex') ?? '' };
+    const written = { bytes: this.#bytes, sha256: this.#hash?.digest('hex') ?? '' };
+    const pages = this.#pages;
+    return pages
+      ? { ...written, pages: { pageBytes: pages.pageBytes, crcs: pages.finish() } }
+      : written;
   }
 
   /** Closes without flushing (the file is about to be removed). */

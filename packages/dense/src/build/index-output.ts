@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { MANIFEST_FILE, sha256File, type FileEntry } from '../vector-index/manifest.js';
 import { writeManifest, type ManifestFields } from '../vector-index/storage.js';
 import type { Manifest } from '../vector-index/manifest.js';
+import { pageBytesFor, pageChecksumsFile } from '../vector-index/page-checksums.js';
 import { DataFileWriter } from './data-file.js';
 
 /** The build's scratch folder inside the output directory (spilled runs). */
@@ -39,15 +40,21 @@ export class IndexOutput {
     return path;
   }
 
-  /** A writer for the data file `name`; `close` it with {@link IndexOutput.done}. */
-  async writer(name: string): Promise<DataFileWriter> {
+  /**
+   * A writer for the data file `name`; `close` it with {@link IndexOutput.done}. A rows file
+   * (`rowBytes` given) also gets its page checksums (page-checksums.ts).
+   */
+  async writer(name: string, { rowBytes }: { rowBytes?: number } = {}): Promise<DataFileWriter> {
     this.#created.add(name);
-    return DataFileWriter.create(join(this.dir, name));
+    const pageBytes = rowBytes === undefined ? undefined : pageBytesFor(rowBytes);
+    return DataFileWriter.create(join(this.dir, name), { pageBytes });
   }
 
-  /** Closes `writer` and lists its file. */
+  /** Closes `writer` and lists its file (and writes its page checksums, when it took them). */
   async done(name: string, writer: DataFileWriter): Promise<void> {
-    this.files[name] = await writer.close();
+    const { pages, ...entry } = await writer.close();
+    this.files[name] = pages ? { ...entry, pageBytes: pages.pageBytes } : entry;
+    if (pages) await this.whole(pageChecksumsFile(name), pages.crcs);
   }
 
   /** Writes a whole (small) data file. */

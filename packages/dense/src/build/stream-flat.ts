@@ -35,7 +35,7 @@ export async function streamFlat(
   if (codec.ranges) await output.whole(FILES.sq8Ranges, codec.ranges);
   const chunkRows = chunkRowsFor(count, threads, FLAT_CHUNK);
   const name = flatVectorsFile(codec.storage);
-  const writer = await output.writer(name);
+  const writer = await output.writer(name, { rowBytes: codec.rowBytes });
   const encoder = new ChunkEncoder(
     encoderSetup(dim, ctx.metric, { codec }),
     threads,

@@ -172,7 +172,7 @@ async function writeLists(
   const { output } = ctx;
   const rowsName = encoding.pq ? FILES.listCodes : listVectorsFile(encoding.codec.storage);
   const ids = await output.writer(FILES.listIds);
-  const rows = await output.writer(rowsName);
+  const rows = await output.writer(rowsName, { rowBytes: entryBytes(encoding) });
   const offsets = new Int32Array(spec.nlist + 1);
   const merging = ctx.bar('lists', spec.nlist, 'lists');
   const sink: ListSink = {

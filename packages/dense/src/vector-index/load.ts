@@ -7,7 +7,8 @@ import { IvfIndex } from './ivf.js';
 import { combinedChecksum, IDS_FILE, sha256, sha256File, type Manifest } from './manifest.js';
 import { PQ_KSUB } from './pq.js';
 import { rowCodec, type RowCodec } from './row-codec.js';
-import { PagedRows } from './paged-rows.js';
+import { pageChecksumsFile, pageCount } from './page-checksums.js';
+import { PagedRows, type PageChecks } from './paged-rows.js';
 import { MemoryRows, type RowStore } from './row-store.js';
 import { ScanFlatIndex } from './scan-flat.js';
 import { FILES, flatVectorsFile, listVectorsFile } from './storage.js';
@@ -86,14 +87,17 @@ class DataFiles {
 
   /**
    * A rows file, read segment by segment (it may be larger than one array can be), or opened
-   * for reads on demand when it is larger than the budget (its hash then checked by streaming).
+   * for reads on demand when it is larger than the budget: then only its page checksums are
+   * read now, each page checked as it is read (an index written before page checksums has
+   * its whole file hashed first instead).
    */
   async rows(name: string, count: number, rowBytes: number): Promise<RowStore> {
     const path = await this.#check(name, count * rowBytes);
     if (this.paged(count * rowBytes)) {
-      if (this.verify && (await sha256File(path)) !== this.manifest.files[name]!.sha256)
+      const checks = await this.#pageChecks(name, count * rowBytes, rowBytes);
+      if (this.verify && !checks && (await sha256File(path)) !== this.manifest.files[name]!.sha256)
         throw this.#mismatch(name);
-      return new PagedRows(path, count, rowBytes, this.memoryBudget);
+      return new PagedRows(path, count, rowBytes, this.memoryBudget, checks);
     }
     const rows = MemoryRows.allocate(count, rowBytes);
     const hash = createHash('sha256');
@@ -115,6 +119,23 @@ class DataFiles {
     if (this.verify && hash.digest('hex') !== this.manifest.files[name]!.sha256)
       throw this.#mismatch(name);
     return rows;
+  }
+
+  /** The page checksums of rows file `name` (undefined: none listed, or not verifying). */
+  async #pageChecks(
+    name: string,
+    bytes: number,
+    rowBytes: number,
+  ): Promise<PageChecks | undefined> {
+    const pageBytes = this.manifest.files[name]!.pageBytes;
+    if (!this.verify || pageBytes === undefined) return undefined;
+    if (!Number.isInteger(pageBytes) || pageBytes <= 0 || pageBytes % rowBytes !== 0)
+      throw new Error(
+        `${this.dir}: manifest.json gives ${name} pages of ${pageBytes} bytes, not whole rows of ${rowBytes}`,
+      );
+    const pages = pageCount(bytes, pageBytes);
+    const table = await this.bytes(pageChecksumsFile(name), pages * 4);
+    return { pageBytes, crcs: new Uint32Array(table.buffer, table.byteOffset, pages) };
   }
 
   async path(name: string): Promise<string> {

@@ -7,10 +7,15 @@ export const IDS_FILE = 'index.ids';
 export const MANIFEST_FORMAT = 'irserve-dense-index';
 export const MANIFEST_VERSION = 1;
 
-/** Size and sha256 of one data file of an index directory. */
+/**
+ * Size and sha256 of one data file of an index directory; a rows file also gives the size of
+ * the pages whose CRC-32s its `<name>.crc32` file lists (page-checksums.ts; absent in indexes
+ * written before page checksums, which page only after hashing the whole file).
+ */
 export interface FileEntry {
   bytes: number;
   sha256: string;
+  pageBytes?: number;
 }
 
 /**

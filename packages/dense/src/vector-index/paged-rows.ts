@@ -2,14 +2,20 @@
  * Rows read from their file on demand, for an index larger than the memory it may use: the
  * file is read in blocks of whole rows (about 64 KiB), the blocks a search reads kept in a
  * byte-bounded page cache (least recently used replaced first), the operating system's page
- * cache doing the rest. Positions are plain numbers, so a file may pass 4 GiB.
+ * cache doing the rest. With page checksums, a block is a checksummed page, checked when it
+ * is read from the file: a damaged page fails the search, naming the file and the bytes.
+ * Positions are plain numbers, so a file may pass 4 GiB.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { PageCache } from 'irserve/plugin';
+import { pageBytesFor, pageMatches } from './page-checksums.js';
 import type { RowStore, RowVisitor } from './row-store.js';
 
-/** Bytes of a block read at once (rounded down to whole rows, at least one row). */
-const BLOCK_BYTES = 64 * 1024;
+/** A rows file's page checksums: the CRC-32 of each page of `pageBytes` (whole rows). */
+export interface PageChecks {
+  pageBytes: number;
+  crcs: Uint32Array;
+}
 
 export class PagedRows implements RowStore {
   readonly count: number;
@@ -21,14 +27,25 @@ export class PagedRows implements RowStore {
   readonly #rowsPerBlock: number;
   /** Where a missed block is read before the cache copies it (reused). */
   readonly #read: Uint8Array;
+  readonly #crcs: Uint32Array | undefined;
 
-  /** Rows of `path` (`count` rows of `rowBytes`), at most `budgetBytes` of them in memory. */
-  constructor(path: string, count: number, rowBytes: number, budgetBytes: number) {
+  /**
+   * Rows of `path` (`count` rows of `rowBytes`), at most `budgetBytes` of them in memory;
+   * each block read is checked against `checks` when given.
+   */
+  constructor(
+    path: string,
+    count: number,
+    rowBytes: number,
+    budgetBytes: number,
+    checks?: PageChecks,
+  ) {
     this.count = count;
     this.rowBytes = rowBytes;
     this.#path = path;
-    this.#rowsPerBlock = Math.max(1, Math.floor(BLOCK_BYTES / rowBytes));
-    const blockBytes = this.#rowsPerBlock * rowBytes;
+    const blockBytes = checks?.pageBytes ?? pageBytesFor(rowBytes);
+    this.#rowsPerBlock = blockBytes / rowBytes;
+    this.#crcs = checks?.crcs;
     this.#cache = new PageCache({ budgetBytes, pageSize: blockBytes });
     this.#file = this.#cache.registerFile();
     this.#read = new Uint8Array(blockBytes);
@@ -78,6 +95,11 @@ export class PagedRows implements RowStore {
         throw new Error(`${this.#path} ends before byte ${position + into.length} (truncated?)`);
       done += n;
     }
+    const crc = this.#crcs?.[block];
+    if (crc !== undefined && !pageMatches(into, crc))
+      throw new Error(
+        `${this.#path}: bytes ${position}-${position + into.length} do not match their page checksum (a damaged file: rebuild the index or copy it again)`,
+      );
     return this.#cache.insert(key, into);
   }
 }

@@ -7,6 +7,7 @@ import { HnswIndex } from './hnsw.js';
 import { IvfIndex, type IvfData } from './ivf.js';
 import { STORAGE_EXTENSION, type RowCodec, type RowStorage } from './row-codec.js';
 import { MemoryRows, type RowStore } from './row-store.js';
+import { PageChecksummer, pageBytesFor, pageChecksumsFile } from './page-checksums.js';
 import { ScanFlatIndex } from './scan-flat.js';
 import {
   combinedChecksum,
@@ -45,19 +46,35 @@ export function listVectorsFile(storage: RowStorage): string {
 
 export type Files = Record<string, FileEntry>;
 
-/** Writes `chunks` to `dir/name` and records its size and sha256 in `files`. */
+/**
+ * Writes `chunks` to `dir/name` and records its size and sha256 in `files`; a rows file
+ * (`rowBytes` given) also gets its page checksums (page-checksums.ts).
+ */
 export async function writeDataFile(
   dir: string,
   name: string,
   chunks: readonly ArrayBufferView[],
   files: Files,
+  { rowBytes }: { rowBytes?: number } = {},
 ): Promise<void> {
   const bytes = chunks.map((c) => new Uint8Array(c.buffer, c.byteOffset, c.byteLength));
   const hash = createHash('sha256');
-  for (const chunk of bytes) hash.update(chunk);
+  const pages = rowBytes === undefined ? undefined : new PageChecksummer(pageBytesFor(rowBytes));
+  for (const chunk of bytes) {
+    hash.update(chunk);
+    pages?.update(chunk);
+  }
   await writeChunks(join(dir, name), bytes);
   const size = bytes.reduce((sum, chunk) => sum + chunk.byteLength, 0);
   files[name] = { bytes: size, sha256: hash.digest('hex') };
+  if (!pages) return;
+  files[name].pageBytes = pages.pageBytes;
+  await writeDataFile(dir, pageChecksumsFile(name), [pages.finish()], files);
+}
+
+/** Writes a rows file (its page checksums too). */
+async function writeRows(dir: string, name: string, rows: RowStore, files: Files) {
+  await writeDataFile(dir, name, rowChunks(rows), files, { rowBytes: rows.rowBytes });
 }
 
 async function writeTyped(dir: string, name: string, data: ArrayBufferView, files: Files) {
@@ -101,12 +118,13 @@ async function writeData(
   files: Files,
 ): Promise<{ kind: Manifest['kind']; params: Manifest['params'] }> {
   if (index instanceof FlatIndex) {
-    await writeTyped(dir, FILES.flatVectors, index.vectors, files);
+    const rowBytes = index.dim * 4;
+    await writeDataFile(dir, FILES.flatVectors, [index.vectors], files, { rowBytes });
     return { kind: 'flat', params: {} };
   }
   if (index instanceof ScanFlatIndex) {
     const { codec, rows } = index;
-    await writeDataFile(dir, flatVectorsFile(codec.storage), rowChunks(rows), files);
+    await writeRows(dir, flatVectorsFile(codec.storage), rows, files);
     return { kind: 'flat', params: await writeCodec(dir, codec, files) };
   }
   if (index instanceof HnswIndex) {
@@ -123,11 +141,11 @@ async function writeData(
     await writeTyped(dir, FILES.listIds, data.ids, files);
     const { codec } = data;
     if (codec) {
-      await writeDataFile(dir, listVectorsFile(codec.storage), rowChunks(data.rows), files);
+      await writeRows(dir, listVectorsFile(codec.storage), data.rows, files);
       await writeCodec(dir, codec, files);
       return { kind: 'ivf-flat', params: ivfParams(data) };
     }
-    await writeDataFile(dir, FILES.listCodes, rowChunks(data.rows), files);
+    await writeRows(dir, FILES.listCodes, data.rows, files);
     await writeTyped(dir, FILES.pqCodebooks, data.pq!.codebooks, files);
     return { kind: 'ivf-pq', params: ivfParams(data) };
   }

@@ -1,3 +1,4 @@
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from 'irserve';
@@ -185,6 +186,32 @@ describe('Dense engine failures', () => {
       await paged.close();
       await app.close();
     }
+  });
+
+  it('answers a search that reads a damaged page of a paged index with an error, not results', async () => {
+    const damaged = join(world.dir, 'damaged-index');
+    await cp(world.indexDir, damaged, { recursive: true });
+    const vectors = await readFile(join(damaged, 'vectors.f32'));
+    vectors[7] = vectors[7]! ^ 0xff;
+    await writeFile(join(damaged, 'vectors.f32'), vectors);
+    const paged = await startApp(
+      world.config({ index_path: damaged, memory_budget: 1 }),
+      world.dir,
+    );
+    try {
+      const reply = await post(paged, '/search', { service: 'dense', query: 'jet', limit: 3 });
+      expect(reply.status).toBe(500);
+      expect(reply.body.scores).toBeUndefined();
+      expect(reply.body.error).toMatch(
+        /vectors\.f32: bytes 0-1536 do not match their page checksum/,
+      );
+    } finally {
+      await paged.close();
+    }
+    // Loaded into memory, the whole file is checked at the start.
+    await expect(startApp(world.config({ index_path: damaged }), world.dir)).rejects.toThrow(
+      /checksum mismatch in vectors\.f32/,
+    );
   });
 
   it('fails the start with the path of a missing index', async () => {

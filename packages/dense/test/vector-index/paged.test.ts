@@ -1,8 +1,10 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { open, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openIndex, saveIndex, trainAndAdd, type Metric } from '../../src/vector-index/index.js';
+import { combinedChecksum } from '../../src/vector-index/manifest.js';
 import { PagedRows } from '../../src/vector-index/paged-rows.js';
 import { randomVectors } from './helpers.js';
 
@@ -62,21 +64,85 @@ describe('an index past its memory budget is read from its files', () => {
     expect(index.rows instanceof PagedRows).toBe(false);
   });
 
-  it('a damaged rows file is refused at open, naming it', async () => {
+  it('a damaged page fails the search that reads it, naming the file; in memory it fails the open', async () => {
     const dir = await tempDir();
     await saveIndex(trainAndAdd('IVF16,SQ8', data, DIM, 'ip', { seed: 3 }), ids, dir);
     const path = join(dir, 'list-vectors.sq8');
     const bytes = await readFile(path);
-    bytes[100] = bytes[100]! ^ 0xff;
+    bytes[20_000] = bytes[20_000]! ^ 0xff;
     await writeFile(path, bytes);
-    await expect(openIndex(dir, { memoryBudget: 4096 })).rejects.toThrow(
-      /checksum mismatch in list-vectors\.sq8/,
+    const paged = (await openIndex(dir, { memoryBudget: 4096 })).index;
+    // 4096 rows of 16 bytes a page: byte 20,000 is in the first page (0-65536).
+    expect(() => paged.search(queries, 10, { nprobe: 16 })).toThrow(
+      /list-vectors\.sq8: bytes 0-48000 do not match their page checksum/,
     );
+    paged.rows!.close?.();
+    await expect(openIndex(dir)).rejects.toThrow(/checksum mismatch in list-vectors\.sq8/);
     await truncate(path, 100);
     await expect(openIndex(dir, { memoryBudget: 4096 })).rejects.toThrow(
       /list-vectors\.sq8 has 100 bytes/,
     );
   });
+
+  it('a damaged page checksum file is refused at open', async () => {
+    const dir = await tempDir();
+    await saveIndex(trainAndAdd('SQfp16', data, DIM, 'ip'), ids, dir);
+    const path = join(dir, 'vectors.f16.crc32');
+    const bytes = await readFile(path);
+    bytes[0] = bytes[0]! ^ 0xff;
+    await writeFile(path, bytes);
+    await expect(openIndex(dir, { memoryBudget: 4096 })).rejects.toThrow(
+      /checksum mismatch in vectors\.f16\.crc32/,
+    );
+  });
+
+  it('an index written before page checksums is paged after hashing its rows at open', async () => {
+    const dir = await tempDir();
+    await saveIndex(trainAndAdd('SQ8', data, DIM, 'l2'), ids, dir);
+    const expected = (await openIndex(dir)).index.search(queries, 10);
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+    delete manifest.files['vectors.sq8'].pageBytes;
+    delete manifest.files['vectors.sq8.crc32'];
+    manifest.checksum = combinedChecksum(manifest.files);
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+    await rm(join(dir, 'vectors.sq8.crc32'));
+    const paged = (await openIndex(dir, { memoryBudget: 4096 })).index;
+    expect(paged.search(queries, 10)).toEqual(expected);
+    paged.rows!.close?.();
+    const bytes = await readFile(join(dir, 'vectors.sq8'));
+    bytes[5] = bytes[5]! ^ 0xff;
+    await writeFile(join(dir, 'vectors.sq8'), bytes);
+    await expect(openIndex(dir, { memoryBudget: 4096 })).rejects.toThrow(
+      /checksum mismatch in vectors\.sq8/,
+    );
+  });
+
+  // Bytes this process read (Linux's /proc/self/io: read calls, page cache hits included).
+  const readBytes = () => Number(/^rchar: (\d+)/m.exec(readFileSync('/proc/self/io', 'utf8'))![1]);
+  it.skipIf(!existsSync('/proc/self/io'))(
+    'a paged open reads the page checksums, not the rows: as little at 8 MB of vectors as at 1 MB',
+    async () => {
+      const wide = 256;
+      const readAtOpen = async (count: number, memoryBudget?: number) => {
+        const dir = await tempDir();
+        const vectors = randomVectors(count, wide, count);
+        const names = Array.from({ length: count }, (_, i) => `${i}`);
+        await saveIndex(trainAndAdd('Flat', vectors, wide, 'ip'), names, dir);
+        const before = readBytes();
+        const { index } = await openIndex(dir, { memoryBudget });
+        const read = readBytes() - before;
+        index.rows?.close?.();
+        return read;
+      };
+      const small = await readAtOpen(1000, 4096);
+      const large = await readAtOpen(8000, 4096);
+      // Ids (under 40 KB here), the manifest and the page checksums; the rows are 1 and 8 MB.
+      expect(small).toBeLessThan(128 * 1024);
+      expect(large).toBeLessThan(128 * 1024);
+      // The measure sees the rows when they are read: loading in memory reads all 8 MB.
+      expect(await readAtOpen(8000)).toBeGreaterThan(8000 * wide * 4);
+    },
+  );
 });
 
 describe('paged rows', () => {
