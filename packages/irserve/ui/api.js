@@ -49,11 +49,17 @@ export async function avail() {
   return (await call('GET', '/avail')).body;
 }
 
-/** `POST /pipeline` with `explain`; resolves with the envelope and the request id. */
-export async function runPipeline({ pipeline, query, collection, limit }, signal) {
+/** The JSON body the page sends to `POST /pipeline` (also what its `curl` export sends). */
+export function pipelineBody({ pipeline, query, collection, limit }) {
   const body = { pipeline, query, explain: true };
   if (collection) body.collection = collection;
   if (limit) body.limit = limit;
+  return body;
+}
+
+/** `POST /pipeline` with `explain`; resolves with the envelope and the request id. */
+export async function runPipeline(request, signal) {
+  const body = pipelineBody(request);
   const { body: envelope, requestId } = await call('POST', '/pipeline', body, signal);
   return { ...envelope, requestId };
 }

@@ -1,13 +1,16 @@
-// The playground page: two pipelines side by side on one query, their results, documents and
-// traces, and nDCG@10 per query when qrels are loaded.
-import { ApiError, avail, getKey, runPipeline, setKey } from './api.js';
+// The playground page: two pipelines side by side on one query, their results (paged), documents
+// with the query terms marked, traces, and judgements when qrels are loaded.
+import { ApiError, avail, getKey, setKey } from './api.js';
 import { createEditor } from './editor.js';
-import { ndcgAt10, parseQrelsFile, parseQueriesFile } from './judgements.js';
-import { drawResults } from './results.js';
-import { drawTrace } from './trace.js';
+import { wireExport } from './export.js';
+import { queryTerms, termPattern } from './highlight.js';
+import { parseQrelsFile, parseQueriesFile } from './judgements.js';
+import { fillQueryIds, runJudged } from './judged-table.js';
+import { createPane } from './pane.js';
+import { readUrlState, writeUrlState } from './url-state.js';
 
 const $ = (selector, root = document) => root.querySelector(selector);
-const state = { avail: null, qrels: null, queries: [], names: [], scores: new Map() };
+const state = { avail: null, qrels: null, queries: [], names: [], page: 1 };
 
 function setStatus(text, bad = false) {
   $('#status').textContent = text;
@@ -52,8 +55,10 @@ async function loadAvail() {
   );
   if (collections.length > 0) select.value = collections[0];
   showServices(state.avail);
+  setStatus(`${state.names.length} services and aliases`);
+  if (state.fromUrl) return openUrlState(state.fromUrl);
   const search = state.avail.search ?? [];
-  if (state.prefilled) return setStatus(`${state.names.length} services and aliases`);
+  if (state.prefilled) return;
   state.prefilled = true;
   for (const [pane, fallback] of [
     [panes.a, search[0]],
@@ -61,112 +66,93 @@ async function loadAvail() {
   ]) {
     if (!pane.editor.input.value && fallback) pane.editor.input.value = fallback;
   }
-  setStatus(`${state.names.length} services and aliases`);
 }
 
-function createPane(root) {
-  const pane = { root, lastScores: null };
-  pane.editor = createEditor(root, { names: () => state.names, onSubmit: () => void runAll() });
+function paneAt(selector) {
+  const root = $(selector);
+  const editor = createEditor(root, { names: () => state.names, onSubmit: () => void runAll() });
+  const pane = createPane(root, editor);
+  wireExport(root, {
+    last: () => pane.last,
+    queryId: () => $('#query-id').value,
+    hasKey: () => Boolean(getKey()),
+  });
   return pane;
 }
 
-const panes = { a: createPane($('#pane-a')), b: createPane($('#pane-b')) };
+const panes = { a: paneAt('#pane-a'), b: paneAt('#pane-b') };
 
-function currentJudgements() {
+/** What the panes show: the query, where documents come from, the page, the judgements. */
+function currentView() {
   const id = $('#query-id').value;
-  return id && state.qrels ? state.qrels.get(id) : undefined;
-}
-
-async function runPane(pane, query) {
-  const errorBox = $('.error', pane.root);
-  const pipeline = pane.editor.input.value.trim();
-  errorBox.hidden = true;
-  if (!pipeline) return;
-  const collection = $('#collection').value;
-  try {
-    const envelope = await runPipeline({
-      pipeline,
-      query,
-      collection,
-      limit: Number($('#limit').value) || 10,
-    });
-    pane.editor.setError(null);
-    pane.lastScores = envelope.scores;
-    drawTrace($('.trace-box', pane.root), envelope.explain, envelope.requestId);
-    const judged = currentJudgements();
-    drawResults($('.results', pane.root), {
-      scores: envelope.scores,
-      collection,
-      relevance: judged,
-    });
-    const badge = $('.ndcg', pane.root);
-    badge.hidden = !judged;
-    if (judged)
-      badge.textContent = `nDCG@10 ${(await ndcgAt10(envelope.scores, judged)).toFixed(4)}`;
-  } catch (error) {
-    if (typeof error.details?.column === 'number')
-      pane.editor.setError({ column: error.details.column, message: error.message });
-    errorBox.textContent = `${error.code ?? 'error'}: ${error.message}`;
-    errorBox.hidden = false;
-    $('.results', pane.root).replaceChildren();
-    $('.trace-box', pane.root).replaceChildren();
-  }
-}
-
-async function runAll() {
   const query = $('#query').value.trim();
-  if (!query) return setStatus('type a query first', true);
-  setStatus('running…');
-  await Promise.all([runPane(panes.a, query), runPane(panes.b, query)]);
-  setStatus(`ran "${query}"`);
-}
-
-function fillQueryIds() {
-  const select = $('#query-id');
-  const ids =
-    state.queries.length > 0 ? state.queries.map((q) => q.id) : [...(state.qrels?.keys() ?? [])];
-  select.replaceChildren(new Option('(none)', ''), ...ids.map((id) => new Option(id, id)));
-}
-
-async function scoreOf(pane, query, judged) {
-  const pipeline = pane.editor.input.value.trim();
-  if (!pipeline) return undefined;
-  const envelope = await runPipeline({
-    pipeline,
+  return {
     query,
     collection: $('#collection').value,
-    limit: 10,
-  });
-  return ndcgAt10(envelope.scores, judged);
+    limit: Number($('#limit').value) || 10,
+    page: state.page,
+    relevance: id && state.qrels ? (state.qrels.get(id) ?? new Map()) : undefined,
+    pattern: termPattern(queryTerms(query)),
+    onPage: (page) => {
+      state.page = page;
+      redraw();
+    },
+  };
 }
 
-async function runJudged() {
-  const rows = $('#judged tbody');
-  rows.replaceChildren();
-  const judgedQueries = state.queries.filter((query) => state.qrels.has(query.id));
-  const sums = { a: 0, b: 0 };
-  for (const [index, query] of judgedQueries.entries()) {
-    setStatus(`judged query ${index + 1} of ${judgedQueries.length}`);
-    const judged = state.qrels.get(query.id);
-    const [a, b] = await Promise.all([
-      scoreOf(panes.a, query.text, judged).catch(() => undefined),
-      scoreOf(panes.b, query.text, judged).catch(() => undefined),
-    ]);
-    sums.a += a ?? 0;
-    sums.b += b ?? 0;
-    const row = rows.insertRow();
-    for (const value of [query.id, query.text, a?.toFixed(4) ?? '–', b?.toFixed(4) ?? '–'])
-      row.insertCell().textContent = value;
-    row.addEventListener('click', () => {
-      $('#query').value = query.text;
-      $('#query-id').value = query.id;
-      void runAll();
-    });
+function saveUrlState() {
+  writeUrlState({
+    query: $('#query').value.trim(),
+    pipelines: [panes.a, panes.b].map((pane) => pane.editor.input.value.trim()),
+    collection: $('#collection').value,
+    limit: Number($('#limit').value),
+    page: state.page,
+    queryId: $('#query-id').value,
+  });
+}
+
+function redraw() {
+  const view = currentView();
+  for (const pane of Object.values(panes)) pane.draw(view);
+  saveUrlState();
+}
+
+const hasOption = (select, value) => [...select.options].some((option) => option.value === value);
+
+/** Puts a view read from the URL in the controls (the collection once /avail is known). */
+function fillFromUrl(view) {
+  $('#query').value = view.query;
+  panes.a.editor.input.value = view.pipelines[0];
+  panes.b.editor.input.value = view.pipelines[1];
+  if (view.limit) {
+    const limit = String(view.limit);
+    if (!hasOption($('#limit'), limit)) $('#limit').append(new Option(limit, limit));
+    $('#limit').value = limit;
   }
-  const count = Math.max(judgedQueries.length, 1);
-  $('#judged .mean-a').textContent = (sums.a / count).toFixed(4);
-  $('#judged .mean-b').textContent = (sums.b / count).toFixed(4);
-  setStatus(`${judgedQueries.length} judged queries`);
+  if (hasOption($('#query-id'), view.queryId)) $('#query-id').value = view.queryId;
+}
+
+/** Opens the view of the URL: its collection, and its query run at its page. */
+function openUrlState(view) {
+  state.fromUrl = undefined;
+  state.prefilled = true;
+  state.pendingQueryId = view.queryId;
+  if (view.collection !== undefined) {
+    if (hasOption($('#collection'), view.collection)) $('#collection').value = view.collection;
+    else setStatus(`no collection "${view.collection}" on this server`, true);
+  }
+  if (view.query) void runAll({ page: view.page });
+}
+
+async function runAll({ page = 1 } = {}) {
+  const query = $('#query').value.trim();
+  if (!query) return setStatus('type a query first', true);
+  state.page = page;
+  setStatus('running…');
+  const view = currentView();
+  await Promise.all([panes.a.run(view), panes.b.run(view)]);
+  saveUrlState();
+  setStatus(`ran "${query}"`);
 }
 
 async function loadFile(input, parse, apply) {
@@ -174,12 +160,28 @@ async function loadFile(input, parse, apply) {
   if (!file) return;
   try {
     apply(await parse(file));
-    fillQueryIds();
+    fillQueryIds(state.queries, state.qrels);
+    choosePendingQueryId();
     $('#judged').hidden = !(state.qrels && state.queries.length > 0);
     setStatus(`loaded ${file.name}`);
   } catch (error) {
     setStatus(`${file.name}: ${error.message}`, true);
   }
+}
+
+/** A query id from the URL, chosen once the qrels or queries that hold it are picked. */
+function choosePendingQueryId() {
+  const id = state.pendingQueryId;
+  if (!id || !hasOption($('#query-id'), id)) return;
+  state.pendingQueryId = undefined;
+  $('#query-id').value = id;
+  redraw();
+}
+
+function openQuery(query) {
+  $('#query').value = query.text;
+  $('#query-id').value = query.id;
+  void runAll();
 }
 
 $('#api-key').value = getKey();
@@ -189,7 +191,17 @@ $('#api-key').addEventListener('change', (event) => {
 });
 $('#run').addEventListener('click', () => void runAll());
 $('#query').addEventListener('keydown', (event) => event.key === 'Enter' && void runAll());
-$('#run-all').addEventListener('click', () => void runJudged());
+$('#limit').addEventListener('change', () => void runAll());
+$('#run-all').addEventListener('click', () =>
+  runJudged({
+    queries: state.queries,
+    qrels: state.qrels,
+    pipelines: [panes.a, panes.b].map((pane) => pane.editor.input.value.trim()),
+    collection: $('#collection').value,
+    onOpen: openQuery,
+    setStatus,
+  }),
+);
 $('#qrels').addEventListener('change', (event) =>
   loadFile(event.target, parseQrelsFile, (qrels) => (state.qrels = qrels)),
 );
@@ -198,6 +210,15 @@ $('#queries').addEventListener('change', (event) =>
 );
 $('#query-id').addEventListener('change', () => {
   const query = state.queries.find((q) => q.id === $('#query-id').value);
-  if (query) $('#query').value = query.text;
+  if (query) openQuery(query);
+  else redraw();
+});
+state.fromUrl = readUrlState();
+if (state.fromUrl) fillFromUrl(state.fromUrl);
+window.addEventListener('hashchange', () => {
+  state.fromUrl = readUrlState();
+  if (!state.fromUrl) return;
+  fillFromUrl(state.fromUrl);
+  if (state.avail) openUrlState(state.fromUrl);
 });
 void loadAvail();

@@ -1,0 +1,276 @@
+// The playground as a research bench, in Chromium: paging through more than 10 results with
+// numeric document ids, query terms marked safely, judged / unjudged marks, the view in the URL,
+// the run exported as a TREC run file and as curl.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../src/app.js';
+import { rankedList } from '../../src/core/ranked-list.js';
+import { testApp } from '../helpers/app.js';
+import { chromiumPath } from '../helpers/chromium.js';
+
+const executablePath = chromiumPath();
+const poll = <T>(read: () => T | Promise<T>) =>
+  expect.poll(read, { timeout: 20_000, interval: 100 });
+const KEY = 'bench-key';
+/** A document whose text is markup: shown as characters, never run. */
+const HOSTILE = '777';
+
+/** 30 documents with integer-like ids whose ascending order is not their score order. */
+function aeroDocs() {
+  const docs = Array.from({ length: 29 }, (_, i) => ({
+    id: String((i * 613 + 53) % 2011),
+    title: `Report ${i}`,
+    text: `${'Wing '.repeat(1 + (i % 4))}${i % 3 === 0 ? 'flutter ' : ''}${'panel '.repeat(i)}`,
+  }));
+  docs.push({
+    id: HOSTILE,
+    title: 'Markup <b>in</b> a title',
+    text: '<script>window.__pwned = 1</script> Wing flutter <img src=x onerror="window.__pwned = 2">',
+  });
+  return docs;
+}
+
+const lines = (rows: unknown[]) => rows.map((row) => JSON.stringify(row)).join('\n');
+
+describe.skipIf(!executablePath)(
+  'the playground as a bench, in Chromium',
+  { timeout: 90_000 },
+  () => {
+    let app: App;
+    let browser: Browser;
+    let page: Page;
+    let dir: string;
+    let base: string;
+
+    /** The server's own ranking of a pipeline (the test sorts the answer itself). */
+    async function serverRanking(pipeline: string, query: string, limit: number) {
+      const response = await fetch(`${base}/pipeline`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ pipeline, query, collection: 'aero', limit }),
+      });
+      const body = (await response.json()) as { scores: Record<string, number> };
+      return rankedList(body.scores);
+    }
+
+    const shown = (pane: string, part: string, on = page) =>
+      on.locator(`#${pane} .result .${part}`).allTextContents();
+
+    async function logIn(on: Page) {
+      await on.fill('#api-key', KEY);
+      await on.dispatchEvent('#api-key', 'change');
+    }
+
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'irserve-bench-ui-'));
+      await writeFile(join(dir, 'aero.jsonl'), lines(aeroDocs()));
+      await writeFile(join(dir, 'qrels.txt'), '');
+      app = await testApp(
+        {
+          collections: [
+            {
+              name: 'aero',
+              views: {
+                text: {
+                  kind: 'text',
+                  source: { source: 'text_jsonl', doc_path: 'aero.jsonl', title_field: 'title' },
+                },
+              },
+            },
+          ],
+          services: [
+            { name: 'bm25', engine: 'BM25', config: { collection: 'aero' } },
+            {
+              name: 'bm25-title',
+              engine: 'BM25',
+              config: { collection: 'aero', fields: ['title'] },
+            },
+            { name: 'overlap', engine: 'OverlapScore' },
+          ],
+        },
+        { apiKey: KEY, configDir: dir, cacheDir: join(dir, 'cache') },
+      );
+      base = await app.listen({ port: 0, host: '127.0.0.1' });
+      browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 900 },
+        permissions: ['clipboard-read', 'clipboard-write'],
+      });
+      page = await context.newPage();
+      await page.goto(`${base}/ui`);
+      await logIn(page);
+      await page.waitForFunction(
+        "/services and aliases/.test(document.querySelector('#status').textContent)",
+      );
+    }, 60_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await app?.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    it('pages through more than 10 results, ranked by score, with ranks counted across pages', async () => {
+      const expected = await serverRanking('bm25', 'wing flutter', 20);
+      expect(expected.map((doc) => doc.id)).not.toEqual(
+        expected.map((doc) => doc.id).sort((a, b) => Number(a) - Number(b)),
+      );
+      await page.fill('#pane-a input.pipeline', 'bm25');
+      await page.fill('#query', 'wing flutter');
+      await page.selectOption('#limit', '20');
+      await page.click('#run');
+      await poll(() => shown('pane-a', 'docid')).toEqual(expected.slice(0, 10).map((d) => d.id));
+      expect(await shown('pane-a', 'rank')).toEqual(expected.slice(0, 10).map((d) => `${d.rank}`));
+      expect(await page.textContent('#pane-a .pager-label')).toBe('ranks 1–10 of 20 · page 1 of 2');
+      await page.click('#pane-a .pager button:has-text("next")');
+      await poll(() => shown('pane-a', 'docid')).toEqual(expected.slice(10).map((d) => d.id));
+      expect(await shown('pane-a', 'rank')).toEqual(expected.slice(10).map((d) => `${d.rank}`));
+      expect(await shown('pane-a', 'score')).toEqual(
+        expected.slice(10).map((d) => d.score.toFixed(4)),
+      );
+      // Both panes turn the page together.
+      expect(await page.textContent('#pane-b .pager-label')).toMatch(/^ranks 11–20 of /);
+      await page.selectOption('#limit', '50');
+      await poll(() => page.textContent('#pane-a .pager-label')).toBe(
+        'ranks 1–10 of 30 · page 1 of 3',
+      );
+    });
+
+    it('marks the query terms in titles and texts, and never runs markup from a document', async () => {
+      await page.fill('#query', 'WING report');
+      await page.click('#run');
+      await poll(() => page.locator('#pane-a .doc-text mark').count()).toBeGreaterThan(0);
+      const marked = await page.locator('#pane-a .doc mark').allTextContents();
+      expect(new Set(marked.map((text) => text.toLowerCase()))).toEqual(
+        new Set(['wing', 'report']),
+      );
+      // "panel" is not a query term: a longer word holding one is not marked either.
+      expect(marked).not.toContain('panel');
+      await page.fill('#query', 'flutter script img');
+      await page.click('#run');
+      const hostile = page.locator(`#pane-a .result:has(.docid:text-is("${HOSTILE}"))`);
+      await poll(() => hostile.locator('.doc-text').textContent()).toBe(aeroDocs().at(-1)!.text);
+      expect(await hostile.locator('.doc-text mark').allTextContents()).toEqual([
+        'script',
+        'script',
+        'flutter',
+        'img',
+      ]);
+      expect(await hostile.locator('.doc-title').textContent()).toBe('Markup <b>in</b> a title');
+      expect(await hostile.locator('script, img, b').count()).toBe(0);
+      expect(await page.evaluate('window.__pwned')).toBeUndefined();
+    });
+
+    it('marks judged, relevant and unjudged documents once a query id is chosen, and re-runs', async () => {
+      const expected = await serverRanking('bm25', 'wing flutter', 100);
+      const [best, second] = expected;
+      await writeFile(join(dir, 'qrels.txt'), `7 0 ${best!.id} 2\n7 0 ${second!.id} 0\n7 0 1 1\n`);
+      await writeFile(
+        join(dir, 'queries.jsonl'),
+        lines([
+          { id: '7', text: 'wing flutter' },
+          { id: '12', text: 'panel' },
+        ]),
+      );
+      await page.fill('#query', 'something else');
+      await page.setInputFiles('#qrels', join(dir, 'qrels.txt'));
+      await page.setInputFiles('#queries', join(dir, 'queries.jsonl'));
+      await page.selectOption('#query-id', '7');
+      await poll(() => page.inputValue('#query')).toBe('wing flutter');
+      await poll(() => shown('pane-a', 'docid')).toEqual(expected.slice(0, 10).map((d) => d.id));
+      await poll(() => shown('pane-a', 'judgement')).toEqual([
+        'rel 2',
+        'rel 0',
+        ...Array(8).fill('unjudged'),
+      ]);
+      expect(await page.locator('#pane-a .result').first().locator('.relevant').count()).toBe(1);
+      expect(await page.locator('#pane-a .result').nth(1).locator('.relevant').count()).toBe(0);
+      const colors = await page.evaluate<string[]>(
+        `[...document.querySelectorAll('#pane-a .judgement')].slice(0, 3).map((mark) => getComputedStyle(mark).borderStyle)`,
+      );
+      expect(colors[2]).toBe('dashed');
+      expect(colors[1]).not.toBe('dashed');
+      await poll(() => page.textContent('#pane-a .ndcg')).toMatch(/^nDCG@10 \d\.\d{4}$/);
+    });
+
+    it('keeps the view in the URL: a copied URL opens the same view and runs it', async () => {
+      await page.selectOption('#limit', '20');
+      await poll(() => page.textContent('#pane-a .pager-label')).toMatch(/of 20 /);
+      await page.click('#pane-a .pager button:has-text("next")');
+      await poll(() => page.textContent('#pane-a .pager-label')).toMatch(/^ranks 11–20/);
+      const url = page.url();
+      expect(new URL(url).hash).toMatch(/q=wing\+flutter/);
+      expect(new URL(url).hash).toMatch(/&page=2&qid=7$/);
+      const shownThere = await shown('pane-a', 'docid');
+      const other = await browser.newPage();
+      try {
+        await other.goto(url);
+        await logIn(other);
+        await poll(() => shown('pane-a', 'docid', other)).toEqual(shownThere);
+        expect(await shown('pane-a', 'rank', other)).toEqual(
+          Array.from({ length: 10 }, (_, i) => String(i + 11)),
+        );
+        expect(await other.inputValue('#query')).toBe('wing flutter');
+        expect(await other.inputValue('#pane-a input.pipeline')).toBe('bm25');
+        expect(await other.inputValue('#limit')).toBe('20');
+        expect(await other.inputValue('#collection')).toBe('aero');
+        // The query id waits for the qrels that hold it.
+        await other.setInputFiles('#qrels', join(dir, 'qrels.txt'));
+        await poll(() => other.inputValue('#query-id')).toBe('7');
+        // A URL written by hand, with a limit the list does not offer.
+        const expected = await serverRanking('bm25', 'panel', 30);
+        await other.goto(`${base}/ui/#q=panel&a=bm25&b=&collection=aero&limit=30&page=3`);
+        await poll(() => shown('pane-a', 'docid', other)).toEqual(
+          expected.slice(20, 30).map((d) => d.id),
+        );
+        expect(await other.inputValue('#limit')).toBe('30');
+        expect(await other.locator('#pane-b .result').count()).toBe(0);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('exports the run as a TREC run file, ranked by score', async () => {
+      const expected = await serverRanking('bm25', 'wing flutter', 20);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.click('#pane-a .export-run'),
+      ]);
+      expect(download.suggestedFilename()).toBe('irserve-pane-a-7.trec');
+      const run = await readFile(await download.path(), 'utf8');
+      expect(run.trimEnd().split('\n')).toEqual(
+        expected.map((doc) => `7 Q0 ${doc.id} ${doc.rank} ${doc.score} bm25`),
+      );
+    });
+
+    it('copies the equivalent curl command, which gives the same ranking from a shell', async () => {
+      const query = `pilot's "wing" flutter $HOME \`id\` \\ panel`;
+      await page.fill('#query', query);
+      await page.fill('#pane-b input.pipeline', '{bm25, bm25-title}RRF');
+      await page.click('#run');
+      await poll(() => page.locator('#pane-b .result').count()).toBe(10);
+      await page.click('#pane-b .copy-curl');
+      await poll(() => page.textContent('#pane-b .curl .copied')).toBe('copied to the clipboard');
+      const command = (await page.textContent('#pane-b .curl code'))!;
+      expect(await page.evaluate('navigator.clipboard.readText()')).toBe(command);
+      expect(command).toContain('$IRSERVE_API_KEY');
+      expect(command).not.toContain(KEY);
+      const { stdout } = await promisify(execFile)('/bin/sh', ['-c', command], {
+        env: { ...process.env, IRSERVE_API_KEY: KEY },
+      });
+      const answer = JSON.parse(stdout) as { query: string; scores: Record<string, number> };
+      expect(answer.query).toBe(query);
+      const ranked = rankedList(answer.scores);
+      expect(ranked).toHaveLength(20);
+      expect(await shown('pane-b', 'docid')).toEqual(ranked.slice(0, 10).map((d) => d.id));
+      expect(await shown('pane-b', 'score')).toEqual(
+        ranked.slice(0, 10).map((d) => d.score.toFixed(4)),
+      );
+    });
+  },
+);
