@@ -38,3 +38,4 @@ export type { KmeansOptions } from './vector-index/kmeans.js';
 export { dot } from './vector-index/kernels.js';
 export { seededRandom, samplePositions, gatherRows } from './vector-index/random.js';
 export { sha256File, combinedChecksum } from './vector-index/manifest.js';
+export { defaultMemoryBudget } from './build/memory-budget.js';

@@ -7,6 +7,7 @@ import { extname, join } from 'node:path';
 import {
   commonFlags,
   flag,
+  formatBytes,
   isEntryPoint,
   runCommand,
   type CliIo,
@@ -30,6 +31,14 @@ const FLAGS = {
     help: 'passages sampled to train (default 16 * sqrt(120 * passages))',
   }),
   seed: commonFlags.seed({ help: 'sampling and k-means seed (default 123)' }),
+  threads: commonFlags.threads({
+    min: 1,
+    max: 256,
+    help: 'threads for k-means and the centroid assignment (default: the cores there\nare); the index is the same with any number',
+  }),
+  memory_budget: commonFlags.memoryBudget({
+    help: 'memory the build may hold (e.g. 8G; default half of RAM): one shard at a\ntime (at most half of it), the IVF from sorted runs written to disk and\nmerged; the index is the same as an in-memory build unless the training\nsample must be lowered to fit (a quarter of it; logged)',
+  }),
 };
 
 /** `irserve-build-plaid-index`: its usage, arguments and flags. */
@@ -62,6 +71,8 @@ export function buildOptions(
   if (flags.kmeans_iterations !== undefined) options.kmeansIterations = flags.kmeans_iterations;
   if (flags.sample_passages !== undefined) options.samplePassages = flags.sample_passages;
   if (flags.seed !== undefined) options.seed = flags.seed;
+  if (flags.threads !== undefined) options.threads = flags.threads;
+  if (flags.memory_budget !== undefined) options.memoryBudget = flags.memory_budget;
   return options;
 }
 
@@ -82,7 +93,8 @@ function summary(r: BuildPlaidReport): string {
   return (
     `built a PLAID index (nbits ${r.nbits}, ${r.partitions} centroids) over ${r.passages} passages, ` +
     `${r.embeddings} tokens of dim ${r.dim}, in ${r.seconds.toFixed(1)}s: ${r.outputDir}, ` +
-    `${(r.indexBytes / 2 ** 20).toFixed(1)} MiB`
+    `${(r.indexBytes / 2 ** 20).toFixed(1)} MiB, peak RSS ${formatBytes(process.resourceUsage().maxRSS * 1024)} ` +
+    `(${r.threads} threads, memory budget ${formatBytes(r.memoryBudget)}, ${r.spills} IVF runs written to disk)`
   );
 }
 

@@ -1,77 +1,118 @@
 /**
  * The builder's encoding pass: each shard becomes one chunk (`N.codes.npy`,
- * `N.residuals.npy`, `doclens.N.json`, `N.metadata.json`); codes and ids are kept for the
- * IVF and `mapping.tsv`. One shard's floats are in memory at a time.
+ * `N.residuals.npy`, `doclens.N.json`, `N.metadata.json`), its ids are appended to
+ * `mapping.tsv` and its passages' centroids go to the IVF's runs. One shard's floats, codes and
+ * residuals are in memory at a time.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { assign } from '@irserve/dense';
 import type { Progress } from 'irserve';
-import { compressRow, makeCodec } from '../index/codec.js';
+import { formatBytes } from 'irserve/plugin';
+import { compressRow, makeCodec, type ResidualCodec } from '../index/codec.js';
+import { BufferedOut, type IvfRuns } from './ivf-runs.js';
 import { writeBytesNpy, writeIntNpy } from './npy-write.js';
-import type { ShardSource } from './token-shards.js';
+import type { ShardSource, TokenShard } from './token-shards.js';
 import type { TrainedCodec } from './train-codec.js';
 
 export interface EncodedCorpus {
-  codes: Int32Array;
-  doclens: Int32Array;
-  ids: string[];
+  passages: number;
+  embeddings: number;
   chunks: number;
   /** Files written, relative to the output directory. */
   files: string[];
 }
 
+export interface EncodeSettings {
+  dim: number;
+  nbits: number;
+  /** Threads for the centroid assignment (0: every core). */
+  threads: number;
+  /** Most bytes of floats one shard may hold. */
+  shardBytes: number;
+}
+
 /**
- * Encodes every shard of `source` into `dir`.
+ * Encodes every shard of `source` into `dir`, feeding `ivf` and writing `mapping.tsv`.
  *
- * @example await encodeShards(source, codec, 'idx', 2, { passages, embeddings, dim }, bar)
+ * @example await encodeShards(source, codec, 'idx', ivfRuns, { dim, nbits: 2, threads: 0, shardBytes }, bar)
  */
 export async function encodeShards(
   source: ShardSource,
   trained: TrainedCodec,
   dir: string,
-  nbits: number,
-  counts: { passages: number; embeddings: number; dim: number },
+  ivf: IvfRuns,
+  settings: EncodeSettings,
   bar: Progress,
 ): Promise<EncodedCorpus> {
-  const { dim } = counts;
-  const codec = makeCodec(nbits, dim, trained.cutoffs, trained.weights);
-  const codes = new Int32Array(counts.embeddings);
-  const doclens = new Int32Array(counts.passages);
-  const ids: string[] = [];
+  const { dim } = settings;
+  const codec = makeCodec(settings.nbits, dim, trained.cutoffs, trained.weights);
+  const mapping = await BufferedOut.create(join(dir, 'mapping.tsv'), 1 << 20);
   const files: string[] = [];
-  let embeddingOffset = 0;
-  for (let c = 0; c < source.count; c++) {
-    const shard = await source.load(c);
-    if (shard.dim !== dim)
-      throw new Error(`${source.label(c)}: dimension ${shard.dim}, expected ${dim}`);
-    const rows = shard.features.length / dim;
-    const chunkCodes = assign(trained.centroids, shard.features, dim, 'ip');
-    const residual = new Float32Array(dim);
-    const packed = new Uint8Array(rows * codec.packedDim);
-    for (let r = 0; r < rows; r++) {
-      const centroid = chunkCodes[r]! * dim;
-      for (let j = 0; j < dim; j++)
-        residual[j] = shard.features[r * dim + j]! - trained.centroids[centroid + j]!;
-      compressRow(codec, residual, 0, packed, r);
+  const done = { passages: 0, embeddings: 0 };
+  const utf8 = new TextEncoder();
+  try {
+    for (let c = 0; c < source.count; c++) {
+      const shard = await source.load(c);
+      checkShard(shard, source.label(c), settings);
+      const codes = assign(trained.centroids, shard.features, dim, 'ip', settings.threads);
+      const packed = packResiduals(shard, codes, trained.centroids, codec);
+      await writeIntNpy(join(dir, `${c}.codes.npy`), codes, 'int64');
+      await writeBytesNpy(join(dir, `${c}.residuals.npy`), packed, [codes.length, codec.packedDim]);
+      await writeFile(join(dir, `doclens.${c}.json`), JSON.stringify(Array.from(shard.doclens)));
+      const meta = {
+        passage_offset: done.passages,
+        num_passages: shard.doclens.length,
+        num_embeddings: codes.length,
+        embedding_offset: done.embeddings,
+      };
+      await writeFile(join(dir, `${c}.metadata.json`), JSON.stringify(meta));
+      files.push(`${c}.codes.npy`, `${c}.residuals.npy`, `doclens.${c}.json`, `${c}.metadata.json`);
+      let row = 0;
+      for (let p = 0; p < shard.doclens.length; p++) {
+        const end = row + shard.doclens[p]!;
+        await ivf.addPassage(done.passages + p, codes.subarray(row, end));
+        row = end;
+      }
+      await mapping.write(
+        utf8.encode(shard.ids.map((id, p) => `${done.passages + p}\t${id}\n`).join('')),
+      );
+      done.passages += shard.doclens.length;
+      done.embeddings += codes.length;
+      bar.tick();
     }
-    await writeIntNpy(join(dir, `${c}.codes.npy`), chunkCodes, 'int64');
-    await writeBytesNpy(join(dir, `${c}.residuals.npy`), packed, [rows, codec.packedDim]);
-    await writeFile(join(dir, `doclens.${c}.json`), JSON.stringify(Array.from(shard.doclens)));
-    const meta = {
-      passage_offset: ids.length,
-      num_passages: shard.doclens.length,
-      num_embeddings: rows,
-      embedding_offset: embeddingOffset,
-    };
-    await writeFile(join(dir, `${c}.metadata.json`), JSON.stringify(meta));
-    files.push(`${c}.codes.npy`, `${c}.residuals.npy`, `doclens.${c}.json`, `${c}.metadata.json`);
-    codes.set(chunkCodes, embeddingOffset);
-    doclens.set(shard.doclens, ids.length);
-    for (const id of shard.ids) ids.push(id);
-    embeddingOffset += rows;
-    bar.tick();
+  } finally {
+    await mapping.close();
   }
   bar.done();
-  return { codes, doclens, ids, chunks: source.count, files };
+  return { ...done, chunks: source.count, files: [...files, 'mapping.tsv'] };
+}
+
+/** Throws unless the shard has the corpus's dimension and fits its share of the budget. */
+export function checkShard(shard: TokenShard, label: string, settings: EncodeSettings): void {
+  if (shard.dim !== settings.dim)
+    throw new Error(`${label}: dimension ${shard.dim}, expected ${settings.dim}`);
+  if (shard.features.byteLength > settings.shardBytes)
+    throw new Error(
+      `${label}: ${formatBytes(shard.features.byteLength)} of token embeddings, more than the ${formatBytes(settings.shardBytes)} a shard may hold under --memory_budget (half of it): split the shards or raise --memory_budget`,
+    );
+}
+
+/** Each token's residual from its centroid, packed `dim * nbits / 8` bytes per token. */
+function packResiduals(
+  shard: TokenShard,
+  codes: Int32Array,
+  centroids: Float32Array,
+  codec: ResidualCodec,
+): Uint8Array {
+  const { dim } = codec;
+  const residual = new Float32Array(dim);
+  const packed = new Uint8Array(codes.length * codec.packedDim);
+  for (let r = 0; r < codes.length; r++) {
+    const centroid = codes[r]! * dim;
+    for (let j = 0; j < dim; j++)
+      residual[j] = shard.features[r * dim + j]! - centroids[centroid + j]!;
+    compressRow(codec, residual, 0, packed, r);
+  }
+  return packed;
 }

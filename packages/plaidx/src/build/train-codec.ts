@@ -18,6 +18,8 @@ export interface TrainOptions {
   nbits: number;
   iterations: number;
   seed: number;
+  /** Threads for the centroid assignments (0 or absent: every core). */
+  threads?: number;
   onIteration?: (done: number, total: number) => void;
 }
 
@@ -56,11 +58,12 @@ export function trainCodec(
       iterations: options.iterations,
       seed: options.seed,
       metric: 'l2',
+      threads: options.threads ?? 0,
       ...(options.onIteration ? { onIteration: options.onIteration } : {}),
     }),
     dim,
   );
-  const codes = assign(centroids, heldout, dim, 'ip');
+  const codes = assign(centroids, heldout, dim, 'ip', options.threads ?? 0);
   const residuals = new Float32Array(heldout.length);
   const avgResidual = new Float32Array(dim);
   for (let i = 0; i < codes.length; i++) {

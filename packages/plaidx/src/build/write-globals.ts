@@ -1,14 +1,14 @@
 /**
  * The index-wide files of a built index: centroids, buckets, average residual, the IVF,
- * `metadata.json`, `plan.json`, `mapping.tsv`, and last the checksummed manifest.
+ * `metadata.json`, `plan.json`, and last the checksummed manifest (`mapping.tsv` and the
+ * chunks are written by the encoding pass).
  */
 import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeNpy } from '@irserve/dense';
 import { writeManifest } from '../index/manifest.js';
 import type { EncodedCorpus } from './encode-shards.js';
-import { buildPidIvf } from './ivf-build.js';
-import { writeIntNpy } from './npy-write.js';
+import type { IvfRuns } from './ivf-runs.js';
 import type { TrainedCodec } from './train-codec.js';
 
 interface GlobalSettings {
@@ -22,16 +22,13 @@ export async function writeGlobals(
   dir: string,
   codec: TrainedCodec,
   corpus: EncodedCorpus,
+  ivf: IvfRuns,
   settings: GlobalSettings,
 ): Promise<number> {
   const partitions = codec.centroids.length / settings.dim;
   await writeCodecFiles(dir, codec, settings.dim, partitions);
-  await writeIvfFiles(dir, corpus, partitions);
+  await ivf.writeIvf(join(dir, 'ivf.npy'), join(dir, 'ivf_lengths.npy'));
   await writeMetadataFiles(dir, corpus, settings, partitions);
-  await writeFile(
-    join(dir, 'mapping.tsv'),
-    corpus.ids.map((id, pid) => `${pid}\t${id}\n`).join(''),
-  );
   const names = [
     ...corpus.files,
     'centroids.npy',
@@ -42,7 +39,6 @@ export async function writeGlobals(
     'ivf_lengths.npy',
     'metadata.json',
     'plan.json',
-    'mapping.tsv',
   ];
   await writeManifest(dir, names);
   return totalSize(dir, names);
@@ -61,17 +57,6 @@ async function writeCodecFiles(
   await writeNpy(join(dir, 'avg_residual.npy'), codec.avgResidual, [dim]);
 }
 
-/** The IVF by passage: each centroid's passages, and how many there are per centroid. */
-async function writeIvfFiles(
-  dir: string,
-  corpus: EncodedCorpus,
-  partitions: number,
-): Promise<void> {
-  const { ivf, lengths } = buildPidIvf(corpus.codes, corpus.doclens, partitions);
-  await writeIntNpy(join(dir, 'ivf.npy'), ivf, 'int64');
-  await writeIntNpy(join(dir, 'ivf_lengths.npy'), lengths, 'int32');
-}
-
 /** `metadata.json` and `plan.json`, with the same `config` in both, as ColBERT writes them. */
 async function writeMetadataFiles(
   dir: string,
@@ -80,8 +65,7 @@ async function writeMetadataFiles(
   partitions: number,
 ): Promise<void> {
   const { dim, nbits } = settings;
-  const embeddings = corpus.codes.length;
-  const passages = corpus.doclens.length;
+  const { embeddings, passages } = corpus;
   const config = {
     nbits,
     dim,

@@ -55,6 +55,18 @@ describe('irserve-build-plaid-index', () => {
     expect(Array.from(index.doclens)).toEqual([2, 3, 2, 5, 5]);
   });
 
+  it('takes --memory_budget and --threads, and reports them with the peak RSS', async () => {
+    const { out, io: cliIo } = io();
+    const argv = [`${FIXTURES}shards`, join(dir, 'budget'), '--partitions', '8'];
+    expect(await main([...argv, '--memory_budget', '256KiB', '--threads', '1'], cliIo)).toBe(0);
+    expect(out[0]).toMatch(
+      /peak RSS [\d.]+ [MG]iB \(1 threads, memory budget 256\.0 KiB, \d+ IVF runs written to disk\)/,
+    );
+    const bad = io();
+    expect(await main([...argv, '--memory_budget', 'lots'], bad.io)).toBe(2);
+    expect(bad.err[0]).toMatch(/--memory_budget/);
+  });
+
   it.each([
     [[], /expected <embeddings_dir> and <output_dir>, got 0/],
     [['a', 'b', '--nbits', '3'], /--nbits must be 1, 2 or 4/],
