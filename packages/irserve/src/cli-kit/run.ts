@@ -90,10 +90,24 @@ export function reportFailure(
     io.err(`${command.name}: ${message}`);
     return EXIT.usage;
   }
-  const cause =
-    error instanceof Error && error.cause instanceof Error
-      ? `\n  caused by: ${error.cause.message}`
-      : '';
-  io.err(`${command.name}: ${message}${cause}`);
+  io.err(`${command.name}: ${message}${causeLines(error, message)}`);
   return EXIT.failed;
+}
+
+/**
+ * The `caused by:` lines of an error's cause chain, each only where it adds something: a cause
+ * whose message is already part of what was printed (a wrapper that repeats it) is left out.
+ */
+function causeLines(error: unknown, message: string): string {
+  let printed = message;
+  let lines = '';
+  const seen = new Set<unknown>([error]);
+  for (let cause = (error as Error).cause; cause instanceof Error; cause = cause.cause) {
+    if (seen.has(cause)) break;
+    seen.add(cause);
+    if (cause.message === '' || printed.includes(cause.message)) continue;
+    lines += `\n  caused by: ${cause.message}`;
+    printed += `\n${cause.message}`;
+  }
+  return lines;
 }

@@ -212,6 +212,23 @@ describe('runCommand', () => {
     });
   });
 
+  it('prints a cause only where it adds to what is printed already', async () => {
+    const inner = new Error('model.onnx not found');
+    const wrapped = new Error(`service "dense" failed to start: ${inner.message}`, {
+      cause: inner,
+    });
+    expect((await run(['a', 'b'], () => Promise.reject(wrapped))).err).toEqual([
+      'irserve-demo: service "dense" failed to start: model.onnx not found',
+    ]);
+    const root = new Error('ECONNREFUSED 127.0.0.1:5432');
+    const chain = new Error('service "pg" failed to start: connection failed', {
+      cause: new Error('connection failed', { cause: root }),
+    });
+    expect((await run(['a', 'b'], () => Promise.reject(chain))).err).toEqual([
+      'irserve-demo: service "pg" failed to start: connection failed\n  caused by: ECONNREFUSED 127.0.0.1:5432',
+    ]);
+  });
+
   it('adds the stack with IRSERVE_DEBUG', async () => {
     const r = await run(['a', 'b'], () => Promise.reject(new Error('boom')), {
       IRSERVE_DEBUG: '1',
