@@ -5,11 +5,12 @@ import type { Logger } from 'pino';
 import { pino } from './prebundled/pino.js';
 import { assemble, type AssembleOptions, type Assembled } from './app/assemble.js';
 import { chosenCacheDir } from './app/cache-dir.js';
+import { checkConfig } from './app/check-config.js';
 import { closeAssembled, startAssembled, type SideServers } from './app/lifecycle-steps.js';
 import type { IrserveConfig } from './config/schema.js';
-import { validateConfig } from './config/load.js';
 import type { AppCore } from './core/app-core.js';
 import type { EngineClass } from './engines/contract.js';
+import type { EngineTypes } from './registry/engine-types.js';
 import { deferredMetrics, type DeferredMetrics } from './metrics/deferred-metrics.js';
 import type { GrpcServerHandle } from './transports/grpc/index.js';
 import { drainingClose } from './transports/http/close-http.js';
@@ -77,16 +78,32 @@ export interface App {
  * await app.listen({ port: 8000, host: '127.0.0.1' });
  */
 export async function createApp(input: unknown, options: AppOptions = {}): Promise<App> {
-  const config = validateConfig(input);
   const configDir = resolve(options.configDir ?? '.');
   const logger = options.logger ?? pino({ level: 'info' });
+  const { config, types } = await checkConfig(
+    input,
+    {
+      baseDir: configDir,
+      extra: options.engines ?? [],
+      discoverExtras: options.extras ?? true,
+      logger,
+    },
+    options.env ?? process.env,
+  );
   const servers: SideServers = {};
   const metricsPort = options.metrics?.port ?? config.metrics.port;
   const metrics = config.metrics.enabled ? deferredMetrics(loadMetrics) : undefined;
   const addresses: App['addresses'] = {};
   const parts = await assemble(
     config,
-    await assembleOptions(config, options, { configDir, logger, servers, metrics, metricsPort }),
+    await assembleOptions(config, options, {
+      configDir,
+      logger,
+      servers,
+      metrics,
+      metricsPort,
+      types,
+    }),
   );
   const closeHttp = drainingClose(parts.http);
   const listening: Listening = {
@@ -129,7 +146,10 @@ export async function createApp(input: unknown, options: AppOptions = {}): Promi
 async function assembleOptions(
   config: IrserveConfig,
   options: AppOptions,
-  app: Pick<Listening, 'logger' | 'servers' | 'metrics' | 'metricsPort'> & { configDir: string },
+  app: Pick<Listening, 'logger' | 'servers' | 'metrics' | 'metricsPort'> & {
+    configDir: string;
+    types: EngineTypes;
+  },
 ): Promise<AssembleOptions> {
   const { configDir, servers, metrics } = app;
   const env = options.env ?? process.env;
@@ -141,8 +161,7 @@ async function assembleOptions(
       logger: app.logger,
     }),
     interactive: options.interactive ?? Boolean(process.stderr.isTTY),
-    engines: options.engines ?? [],
-    extras: options.extras ?? true,
+    types: app.types,
     apiKey: options.apiKey,
     env,
     ...(options.offline ? { offline: true } : {}),

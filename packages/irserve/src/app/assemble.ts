@@ -4,7 +4,7 @@ import { createCollections } from '../collections/index.js';
 import type { CollectionCatalog, ContentService } from '../collections/types.js';
 import type { IrserveConfig } from '../config/schema.js';
 import type { AppCore } from '../core/app-core.js';
-import type { Engine, EngineClass } from '../engines/contract.js';
+import type { Engine } from '../engines/contract.js';
 import { FederatedCollections, federatedContent } from '../federation/federated-collections.js';
 import type { Federation } from '../federation/federation.js';
 import type { AppMetrics } from '../metrics/prometheus.js';
@@ -16,7 +16,6 @@ import { KeyScope } from '../cache/key-scope.js';
 import type { EngineTypes } from '../registry/engine-types.js';
 import type { ServiceRegistry } from '../registry/service-registry.js';
 import { buildHttpServer, type HttpOptions } from '../transports/http/server.js';
-import { buildEngineTypes } from './engine-catalog.js';
 import { healthReport, type Lifecycle } from './health-report.js';
 import { importsFromConfig } from './imports-from-config.js';
 import { servicesFromConfig } from './services-from-config.js';
@@ -29,9 +28,8 @@ export interface AssembleOptions {
   configDir: string;
   cacheDir: string;
   interactive: boolean;
-  engines: readonly EngineClass[];
-  /** Discover installed `@irserve/*` extras. */
-  extras: boolean;
+  /** The engine classes the config names, loaded when it was checked (`checkConfig`). */
+  types: EngineTypes;
   apiKey: string | undefined;
   env: NodeJS.ProcessEnv;
   /** Extra keys of `/avail` (the gRPC port). */
@@ -60,9 +58,7 @@ async function createFederation(
  */
 export async function assemble(config: IrserveConfig, options: AssembleOptions) {
   const { logger, cacheDir, interactive, configDir } = options;
-  // Checked first: a bad api_key_env fails before any engine module loads.
-  importsFromConfig(config, options.env);
-  const types = await loadEngineTypes(config, options);
+  const { types } = options;
   const local = await createCollections(config.collections, {
     logger,
     cacheDir,
@@ -81,18 +77,6 @@ export async function assemble(config: IrserveConfig, options: AssembleOptions) 
 
 /** The wired parts of an app, not yet started. */
 export type Assembled = Awaited<ReturnType<typeof assemble>>;
-
-/** The engine classes the config can name: built-ins, `file_imports`, extras and `engines`. */
-function loadEngineTypes(config: IrserveConfig, options: AssembleOptions): Promise<EngineTypes> {
-  return buildEngineTypes({
-    fileImports: config.file_imports,
-    baseDir: options.configDir,
-    extra: options.engines,
-    discoverExtras: options.extras,
-    wanted: config.services.map((service) => service.engine),
-    logger: options.logger,
-  });
-}
 
 /** What is open before the cache-store pool exists, and the pool itself. */
 interface Opened {

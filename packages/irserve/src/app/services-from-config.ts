@@ -18,7 +18,6 @@ import { FUSION_ENGINES, RANK_FUSION_ENGINES } from '../engines/fusion/index.js'
 import { buildService } from '../processors/build-service.js';
 import { createStore, isKvStore } from '../cache/create-store.js';
 import type { EngineTypes } from '../registry/engine-types.js';
-import { parseEngineConfig } from '../engines/engine-config.js';
 import { ServiceRegistry } from '../registry/service-registry.js';
 import { serviceScope, type ScopedEngine, type ServiceScope } from './cache-scopes.js';
 
@@ -50,8 +49,6 @@ export function servicesFromConfig(
   config.services.forEach((service, index) => {
     try {
       const engineClass = types.get(service.engine);
-      // Every engine that declares its config schema is checked the same way, before it runs.
-      if (engineClass.configSchema) parseEngineConfig(engineClass.configSchema, service.config);
       const logger = context.logger.child({ service: service.name });
       const engine = createConfiguredEngine(engineClass, service, logger, context, {
         resources,

@@ -1,8 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { pino } from '../prebundled/pino.js';
-import { createApp } from '../app.js';
+import { createAppFromFile } from '../app/from-file.js';
 import { serviceDescriptions } from '../app/assemble.js';
-import { loadConfigFile } from '../config/load.js';
 import { createMcpServer } from '../transports/mcp/server.js';
 import type { CommandRun } from './command-run.js';
 import type { MCP } from './usage.js';
@@ -17,8 +16,7 @@ import type { MCP } from './usage.js';
  */
 export const mcpCommand: CommandRun<typeof MCP.flags> = async ({ flags, positionals }) => {
   const logger = pino({ level: flags.log_level }, pino.destination(2));
-  const { config, configDir } = await loadConfigFile(positionals[0]!);
-  const app = await createApp(config, { logger, configDir, interactive: false });
+  const app = await createAppFromFile(positionals[0]!, { logger, interactive: false });
   try {
     await app.start();
     const mcp = createMcpServer(app.core, { descriptions: serviceDescriptions(app.config) });

@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
-import { createApp } from '../app.js';
+import { createAppFromFile } from '../app/from-file.js';
 import { UsageError } from '../cli-kit/index.js';
-import { loadConfigFile } from '../config/load.js';
 import { tuneV8ForServing } from '../util/v8-tuning.js';
 import { isLoopback, resolveApiKey } from './api-key.js';
 import type { CommandRun } from './command-run.js';
@@ -39,12 +38,10 @@ export const serveCommand: CommandRun<typeof SERVE.flags> = async ({ flags, posi
   const metricsPort = flags.metrics_port;
   const logger = await createCliLogger({ level: flags.log_level, format: flags.log_format });
   const apiKey = apiKeyFor(flags.api_key, flags.host, env, logger);
-  const { config, configDir } = await loadConfigFile(configPath!);
   if (tuneV8ForServing(env, process.execArgv))
     logger.debug('V8 allocation-site pretenuring off (IRSERVE_V8_PRETENURING=on keeps it)');
-  const app = await createApp(config, {
+  const app = await createAppFromFile(configPath!, {
     logger,
-    configDir,
     ...(apiKey ? { apiKey } : {}),
     ...(grpc ? { grpc } : {}),
     ...(metricsPort === undefined ? {} : { metrics: { port: metricsPort } }),

@@ -1,5 +1,4 @@
-import { createApp } from '../app.js';
-import { loadConfigFile } from '../config/load.js';
+import { createAppFromFile } from '../app/from-file.js';
 import type { CommandRun } from './command-run.js';
 import { createCliLogger } from './logger.js';
 import type { WARMUP } from './usage.js';
@@ -11,10 +10,8 @@ import type { WARMUP } from './usage.js';
  */
 export const warmupCommand: CommandRun<typeof WARMUP.flags> = async ({ flags, positionals }) => {
   const logger = await createCliLogger({ level: 'info', format: flags.log_format });
-  const { config, configDir } = await loadConfigFile(positionals[0]!);
-  const app = await createApp(config, {
+  const app = await createAppFromFile(positionals[0]!, {
     logger,
-    configDir,
     ...(flags.offline ? { offline: true } : {}),
   });
   const failures: string[] = [];

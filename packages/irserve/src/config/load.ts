@@ -5,6 +5,7 @@ import { IrserveError } from '../errors.js';
 import { formatPath } from '../util/zod-issues.js';
 import { configSchema, type IrserveConfig } from './schema.js';
 import { closest } from '../util/suggest.js';
+import { describeJsonSyntaxError } from './json-syntax.js';
 
 /** A configuration that failed validation; `problems` has one line per error with its JSON path. */
 export class ConfigError extends IrserveError {
@@ -117,17 +118,37 @@ function deepFreeze<T>(value: T): T {
  * defaults are applied, RoutIR aliases normalised, and the result frozen.
  */
 export function validateConfig(input: unknown, source?: string): IrserveConfig {
+  const { config, problems } = configProblems(input);
+  if (!config) throw new ConfigError(problems, source);
+  return config;
+}
+
+/**
+ * The problems of a parsed config object, each a line with its JSON path, and the config when
+ * there are none (defaults applied, RoutIR aliases normalised, frozen). The app adds what only
+ * its engine classes can check (engine names, engine configs) to the same list.
+ */
+export function configProblems(input: unknown): { config?: IrserveConfig; problems: string[] } {
   const result = configSchema.safeParse(input);
-  if (!result.success) throw new ConfigError(result.error.issues.map(describeIssue), source);
+  if (!result.success) return { problems: result.error.issues.map(describeIssue) };
   const problems = crossCheck(result.data);
-  if (problems.length > 0) throw new ConfigError(problems, source);
-  return deepFreeze(applyAliases(result.data));
+  if (problems.length > 0) return { problems };
+  return { config: deepFreeze(applyAliases(result.data)), problems: [] };
 }
 
 /** Reads and validates a config file; relative paths inside it resolve against `configDir`. */
 export async function loadConfigFile(
   path: string,
 ): Promise<{ config: IrserveConfig; configDir: string }> {
+  const { input, configDir } = await readConfigFile(path);
+  return { config: validateConfig(input, path), configDir };
+}
+
+/**
+ * Reads and parses a config file without validating it (`createApp` validates it together with
+ * the engine configs); a syntax error names the file, line and column.
+ */
+export async function readConfigFile(path: string): Promise<{ input: unknown; configDir: string }> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -142,7 +163,7 @@ export async function loadConfigFile(
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError([`not valid JSON: ${(error as Error).message}`], path);
+    throw new ConfigError([describeJsonSyntaxError(path, text, error as Error)]);
   }
-  return { config: validateConfig(parsed, path), configDir: dirname(resolve(path)) };
+  return { input: parsed, configDir: dirname(resolve(path)) };
 }

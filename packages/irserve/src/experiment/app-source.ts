@@ -5,8 +5,8 @@
  * names a `cache_kv_url`).
  */
 import type { Logger } from 'pino';
-import { createApp, type App } from '../app.js';
-import { loadConfigFile } from '../config/load.js';
+import type { App } from '../app.js';
+import { createAppFromFile } from '../app/from-file.js';
 import type { PipelineCheck } from '../core/app-core.js';
 import type { Scores } from '../eval/run-queries.js';
 
@@ -65,11 +65,6 @@ export async function openConfigSource(
   logger: Logger,
   interactive: boolean,
 ): Promise<RetrievalSource> {
-  const { config, configDir } = await loadConfigFile(configPath);
-  const app = await createApp(config, {
-    logger,
-    configDir,
-    interactive,
-  });
+  const app = await createAppFromFile(configPath, { logger, interactive });
   return appSource(app);
 }

@@ -73,6 +73,38 @@ describe('irserve command', () => {
     expect(run.stderr).toMatch(/--port must be an integer/);
   });
 
+  it('reports every problem of a config in one start: keys, engines, engine configs', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'irserve-cli-'));
+    const config = {
+      timout: 5,
+      services: [
+        { name: 'a', engine: 'BM25', config: { collection: 'c', k1: 'high' } },
+        { name: 'b', engine: 'BM25', config: { collection: 'c', kk1: 1.2 } },
+        { name: 'c', engine: 'Postgres', config: { url: 'postgres://x', table: 't' } },
+        { name: 'd', engine: 'BM52' },
+      ],
+    };
+    await writeFile(join(dir, 'c.json'), JSON.stringify(config));
+    const run = await runCli([join(dir, 'c.json')]);
+    expect(run.code).toBe(2);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines[0]).toBe(`irserve: invalid configuration in ${join(dir, 'c.json')}:`);
+    expect(lines.slice(1)).toEqual([
+      expect.stringMatching(/^ {2}- timout: unknown key \(did you mean "timeout"\?\)$/),
+      expect.stringMatching(/^ {2}- services\[0\]\.config\.k1: .*number/),
+      expect.stringMatching(
+        /^ {2}- services\[1\]\.config\.kk1: unknown key \(did you mean "k1"\?\)$/,
+      ),
+      expect.stringMatching(
+        /^ {2}- services\[2\]\.config\.url: unknown key \(did you mean "connection_string"\?\)$/,
+      ),
+      '  - services[2].config.connection_string: set connection_string, or host and database',
+      expect.stringMatching(
+        /^ {2}- services\[3\]\.engine: unknown engine "BM52" \(did you mean "BM25"\?\)/,
+      ),
+    ]);
+  });
+
   it('exits 1 naming an unknown engine', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'irserve-cli-'));
     await writeFile(

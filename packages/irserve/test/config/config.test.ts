@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfigFile, validateConfig } from '../../src/config/load.js';
 import { configJsonSchema } from '../../src/config/json-schema.js';
+import { describeJsonSyntaxError } from '../../src/config/json-syntax.js';
 
 function problemsOf(input: unknown): string[] {
   try {
@@ -126,4 +127,75 @@ describe('loadConfigFile', () => {
     await writeFile(join(dir, 'bad.json'), '{"services": [');
     await expect(loadConfigFile(join(dir, 'bad.json'))).rejects.toThrow(/not valid JSON/);
   });
+
+  it('places a JSON syntax error by line and column, with the line and a caret', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'irserve-config-'));
+    const path = join(dir, 'config.json');
+    await writeFile(path, '{\n  "services": [],\n  "port": 8000,\n}\n');
+    const error = await refusal(path);
+    expect(error.problems[0]).toMatch(new RegExp(`^${escapeRegExp(path)}:4:1: not valid JSON: `));
+    expect(error.problems[0]).not.toMatch(/position/);
+    expect(error.problems[0]).toMatch(/\n {6}}\n {6}\^$/);
+    await writeFile(path, '{"services": [');
+    const early = await refusal(path);
+    expect(early.problems[0]).toMatch(new RegExp(`^${escapeRegExp(path)}:1:15: not valid JSON: `));
+  });
 });
+
+describe('describeJsonSyntaxError', () => {
+  const parseError = (text: string) => {
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      return error as Error;
+    }
+    throw new Error('expected a syntax error');
+  };
+
+  it("reads Node 22's line and column and Node 20's position", () => {
+    const text = '{\n  "a": 1,\n  }';
+    const node22 = new SyntaxError(
+      'Expected double-quoted property name in JSON at position 14 (line 3 column 3)',
+    );
+    expect(describeJsonSyntaxError('c.json', text, node22)).toBe(
+      'c.json:3:3: not valid JSON: Expected double-quoted property name\n        }\n        ^',
+    );
+    const node20 = new SyntaxError('Expected double-quoted property name in JSON at position 14');
+    expect(describeJsonSyntaxError('c.json', text, node20)).toBe(
+      describeJsonSyntaxError('c.json', text, node22),
+    );
+  });
+
+  it('places an unexpected token by the text quoted around it, whatever this Node says', () => {
+    const text = '{\n  "services": [\n    { "name": "bm25", "engine": "BM25" },\n  ]\n}\n';
+    expect(describeJsonSyntaxError('c.json', text, parseError(text))).toMatch(
+      /^c\.json:4:3: not valid JSON: .*\n {8}]\n {8}\^$/,
+    );
+    const opening = '] and then a long tail of text';
+    expect(describeJsonSyntaxError('c.json', opening, parseError(opening))).toMatch(
+      /^c\.json:1:1: not valid JSON: /,
+    );
+  });
+
+  it('falls back to the message where nothing places the error', () => {
+    const quotedWhole = new SyntaxError(`Unexpected token 't', "{ tru }" is not valid JSON`);
+    expect(describeJsonSyntaxError('c.json', '{ tru }', quotedWhole)).toBe(
+      "c.json: not valid JSON: Unexpected token 't'",
+    );
+  });
+});
+
+/** The ConfigError loading that file throws. */
+async function refusal(path: string): Promise<ConfigError> {
+  try {
+    await loadConfigFile(path);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`expected ${path} to be refused`);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

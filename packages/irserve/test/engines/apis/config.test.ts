@@ -21,7 +21,7 @@ describe('model-API engine configs are checked at start, each problem naming its
     [
       'RerankAPI',
       {},
-      /services\[0\] \("svc"\): config\.base_url: .*config\.model: required for this api_format/s,
+      /services\[0\]\.config\.base_url: .*services\[0\]\.config\.model: required for this api_format/s,
     ],
     ['RerankAPI', { ...BASE, base_url: 'ftp://x' }, /config\.base_url: must be an http\(s\) URL/],
     ['RerankAPI', { ...BASE, base_url: 'not a url' }, /config\.base_url: must be an http\(s\) URL/],
