@@ -3,17 +3,23 @@
 // RSS, index size, start time, resident memory served, query p50/p99 and queries/s at top 10 and
 // top 1000, and BM25's queries/s against Xapian's (same passages, analysis and queries).
 //
-//   npm run build && node bench/scale.mjs [--sizes 1m,3m,8.8m] [--engines bm25,xapian,sparse]
+//   npm run build && node bench/scale.mjs [--sizes 1m,3m,8.8m]
+//       [--engines bm25,xapian,sparse,dense-768,dense-384,plaid]
 //       [--work DIR] [--results FILE] [--queries 1000] [--ks 10,1000] [--keep] [--fresh]
-//       [--strategies exhaustive,bmp,...] [--memory_budget 2GiB]
+//       [--strategies exhaustive,bmp,...] [--storages Flat,SQfp16,SQ8,IVF-PQ,HNSW32]
+//       [--memory_budget 2GiB] [--threads N]
 //
 // Each engine runs in processes of its own (bench/lib/scale/engines/*.mjs), so every peak RSS is
 // that engine's. Results are saved after each engine of each size (--results, default
 // <work>/results.json): a run that stops resumes at the first size and engine without a result
 // (--fresh starts over). Generated corpora and indexes go under --work (default
 // $TMPDIR/irserve-scale) and are deleted once a size is done, unless --keep. Corpora: passages
-// of text shaped like MS MARCO's (bench/lib/scale/corpora/text.mjs) and SPLADE-like vectors
-// (bench/lib/scale/corpora/sparse.mjs). An engine is a module with { name, corpus, run(context) }
+// of text shaped like MS MARCO's (bench/lib/scale/corpora/text.mjs), SPLADE-like vectors
+// (bench/lib/scale/corpora/sparse.mjs), clustered 768- and 384-d dense vectors (vectors.mjs)
+// and ColBERT-like token matrices (tokens.mjs), written in each builder's pre-encoded input
+// layout (no model runs: the bench measures the indexes). Dense builds one index per storage
+// choice (--storages) and serves each from memory and paged under --memory_budget (256 MiB when
+// not given); --memory_budget and --threads also go to the builders that take them. An engine is a module with { name, corpus, run(context) }
 // returning its rows; add one to ENGINES (and its corpus to CORPORA) to measure it too.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -21,13 +27,30 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeSparseCorpus } from './lib/scale/corpora/sparse.mjs';
 import { writeTextCorpus } from './lib/scale/corpora/text.mjs';
+import { writeTokenCorpus } from './lib/scale/corpora/tokens.mjs';
+import { writeVectorCorpus } from './lib/scale/corpora/vectors.mjs';
 import { bm25 } from './lib/scale/engines/bm25.mjs';
+import { denseOf } from './lib/scale/engines/dense.mjs';
+import { plaid } from './lib/scale/engines/plaid.mjs';
 import { sparse } from './lib/scale/engines/sparse.mjs';
 import { xapian } from './lib/scale/engines/xapian.mjs';
 import { openResults, table, xapianRatios } from './lib/scale/results.mjs';
 
-const ENGINES = { bm25, xapian, sparse };
-const CORPORA = { text: writeTextCorpus, sparse: writeSparseCorpus };
+const ENGINES = {
+  bm25,
+  xapian,
+  sparse,
+  'dense-768': denseOf(768),
+  'dense-384': denseOf(384),
+  plaid,
+};
+const CORPORA = {
+  text: writeTextCorpus,
+  sparse: writeSparseCorpus,
+  'vectors-768': (args) => writeVectorCorpus({ ...args, dim: 768 }),
+  'vectors-384': (args) => writeVectorCorpus({ ...args, dim: 384 }),
+  tokens: writeTokenCorpus,
+};
 
 const { values } = parseArgs({
   options: {
@@ -38,8 +61,10 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '1000' },
     ks: { type: 'string', default: '10,1000' },
     strategies: { type: 'string' },
-    // The learned-sparse build's --memory_budget, and one more serving row under it (paged).
+    storages: { type: 'string' },
+    // The builds' --memory_budget, and the budget of the paged serving rows.
     memory_budget: { type: 'string' },
+    threads: { type: 'string' },
     keep: { type: 'boolean', default: false },
     fresh: { type: 'boolean', default: false },
   },
@@ -60,7 +85,13 @@ const engines = values.engines.split(',').map((name) => {
   return engine;
 });
 const ks = values.ks.split(',').map(Number);
-const options = { strategies: values.strategies?.split(','), memoryBudget: values.memory_budget };
+const options = {
+  strategies: values.strategies?.split(','),
+  denseStorages: values.storages?.split(','),
+  memoryBudget: values.memory_budget,
+  threads: values.threads,
+  keep: values.keep,
+};
 const resultsPath = values.results ?? join(values.work, 'results.json');
 await mkdir(values.work, { recursive: true });
 if (values.fresh) await rm(resultsPath, { force: true });

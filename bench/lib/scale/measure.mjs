@@ -38,6 +38,28 @@ export async function runMeasured(command, args, { env, cwd } = {}) {
   }
 }
 
+/** A command's build figures: wall seconds, peak RSS, and the bytes of what it wrote at `index`. */
+export async function measuredBuild(command, args, index) {
+  const built = await runMeasured(command, args);
+  return {
+    seconds: built.seconds,
+    peakRssBytes: built.peakRssBytes,
+    indexBytes: await diskBytes(index),
+  };
+}
+
+/** What an engine measured in a child process is given: warnings to stderr, files in `work`. */
+export async function engineContext(work) {
+  const { pino } = await import('pino');
+  return {
+    logger: pino({ level: 'warn' }, process.stderr),
+    cacheDir: work,
+    configDir: work,
+    interactive: false,
+    collections: undefined,
+  };
+}
+
 /** The last line of a child's stdout, parsed (children print their result as one JSON line). */
 export function lastJsonLine(stdout) {
   return JSON.parse(stdout.trim().split('\n').at(-1));
@@ -47,6 +69,22 @@ export function lastJsonLine(stdout) {
 export function residentBytes() {
   const line = readFileSync('/proc/self/status', 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
   return line ? Number(line[1]) * 1024 : process.memoryUsage().rss;
+}
+
+/**
+ * The memory_budget of a paged serving row: --memory_budget, else a quarter of the index (at
+ * least 1 MiB), so that the row pages at every size.
+ */
+export function pagedBudget(options, indexBytes) {
+  return options.memoryBudget ?? Math.max(2 ** 20, Math.floor(indexBytes / 4));
+}
+
+/** How a service was served, from its /health: `paged` under its budget, or `memory`. */
+export function servedAs(health, asked) {
+  if (health?.storage === undefined) return asked;
+  if (health.storage !== 'paged') return 'memory';
+  const budget = health.memory_budget_bytes;
+  return budget === undefined ? 'paged' : `paged, budget ${(budget / 2 ** 20).toFixed(0)} MiB`;
 }
 
 /** Bytes of a file, or of every file under a directory. */
@@ -60,19 +98,26 @@ export async function diskBytes(path) {
 
 /**
  * Latency percentiles and queries/s of `search(query)` over `queries`, one at a time, after a
- * warm-up pass over the first `warmup` of them (compiled code, first-use costs).
+ * warm-up pass over the first `warmup` of them (compiled code, first-use costs); stops after
+ * `maxSeconds` (the warm-up after a quarter of it) (an exhaustive search over a million vectors takes a while), reporting how many
+ * queries were timed.
  */
-export async function timeQueries(search, queries, { warmup = 50 } = {}) {
-  for (const query of queries.slice(0, warmup)) await search(query);
-  const ms = new Float64Array(queries.length);
+export async function timeQueries(search, queries, { warmup = 50, maxSeconds = Infinity } = {}) {
+  const warming = performance.now();
+  for (const query of queries.slice(0, warmup)) {
+    await search(query);
+    if ((performance.now() - warming) / 1000 > maxSeconds / 4) break;
+  }
+  const times = [];
   const started = performance.now();
-  for (let i = 0; i < queries.length; i++) {
+  for (const query of queries) {
     const t = performance.now();
-    await search(queries[i]);
-    ms[i] = performance.now() - t;
+    await search(query);
+    times.push(performance.now() - t);
+    if ((performance.now() - started) / 1000 > maxSeconds) break;
   }
   const seconds = (performance.now() - started) / 1000;
-  ms.sort();
+  const ms = Float64Array.from(times).sort();
   const at = (p) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
-  return { p50Ms: at(0.5), p99Ms: at(0.99), qps: queries.length / seconds };
+  return { p50Ms: at(0.5), p99Ms: at(0.99), qps: ms.length / seconds, queries: ms.length };
 }

@@ -6,21 +6,13 @@
 //   node sparse-child.mjs <spec.json>   spec: { index, queries, ks, config }. Prints one JSON line.
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pino } from 'pino';
-import { residentBytes, timeQueries } from '../measure.mjs';
+import { engineContext, residentBytes, timeQueries } from '../measure.mjs';
 
 const { LSR } = await import(
   new URL('../../../../packages/sparse/dist/index.js', import.meta.url).href
 );
 const spec = JSON.parse(await readFile(process.argv[2], 'utf8'));
-const logger = pino({ level: 'warn' }, process.stderr);
-const context = {
-  logger,
-  cacheDir: spec.work,
-  configDir: spec.work,
-  interactive: false,
-  collections: undefined,
-};
+const context = await engineContext(spec.work);
 const started = performance.now();
 const engine = new LSR({
   name: 'lsr',
