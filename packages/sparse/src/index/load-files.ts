@@ -30,22 +30,27 @@ export interface LoadOptions {
 }
 
 /**
- * The bytes of `dir/name`, which must be `entry.bytes` long and match `entry.crc32`; the error
- * names the file and the directory.
+ * The bytes of `dir/name`, which must be `entry.bytes` long and match `entry.crc32`, in the array
+ * `allocate` returns for that many bytes (a Uint8Array by default; a typed array of the file's
+ * elements for a raw array file: no Uint8Array ever spans the whole file, so a file past 4 GiB
+ * loads on Node 20, whose Uint8Arrays stop there); the error names the file and the directory.
  *
  * @example const bytes = await loadFile('indexes/splade', 'forward.terms.u32', manifest.files[...]);
  */
-export async function loadFile(
+export async function loadFile<T extends ArrayBufferView = Uint8Array>(
   dir: string,
   name: string,
   entry: FileEntry,
   { signal, sliceBytes = SLICE_BYTES }: LoadOptions = {},
-): Promise<Uint8Array> {
+  allocate: (bytes: number) => T = (bytes) => new Uint8Array(bytes) as unknown as T,
+): Promise<T> {
   signal?.throwIfAborted();
   const handle = await open(join(dir, name)).catch(cannotRead(dir, name));
-  const data = new Uint8Array(entry.bytes);
-  const readAt = (at: number) =>
-    handle.read(data, at, Math.min(sliceBytes, entry.bytes - at), at).then((r) => r.bytesRead);
+  const data = allocate(entry.bytes);
+  // One view per slice, never one of the whole array.
+  const slice = (at: number) =>
+    new Uint8Array(data.buffer, data.byteOffset + at, Math.min(sliceBytes, entry.bytes - at));
+  const readAt = (at: number) => handle.read(slice(at), 0, undefined, at).then((r) => r.bytesRead);
   let pending: Promise<number> | undefined = entry.bytes > 0 ? readAt(0) : undefined;
   try {
     let crc = 0;
@@ -57,7 +62,7 @@ export async function loadFile(
         );
       const next = at + read;
       pending = next < entry.bytes ? readAt(next) : undefined;
-      crc = crc32(data.subarray(at, next), crc);
+      crc = crc32(slice(at).subarray(0, read), crc);
       signal?.throwIfAborted(); // the index was closed: stop reading it
       at = next;
     }

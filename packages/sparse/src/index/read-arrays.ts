@@ -51,8 +51,7 @@ export async function readArray(
   options: LoadOptions = {},
 ): Promise<Uint32Array | Impacts> {
   const entry = manifest.files[name]!;
-  if (!hasArrayFiles(manifest))
-    return rawArray(await loadFile(dir, name, entry, options), type, dir, name);
+  if (!hasArrayFiles(manifest)) return loadRawArray(dir, name, entry, type, options);
   const file = await openArrayFile(dir, name, entry);
   try {
     const section = file.footer.sections[0];
@@ -70,19 +69,21 @@ export async function readArray(
   }
 }
 
-/** A raw file's bytes as typed elements (copied when not aligned). */
-function rawArray(
-  data: Uint8Array,
-  type: ArrayType,
+/**
+ * A raw little-endian array file (versions 2 and 3) read into a typed array of its elements, a
+ * slice at a time, checked against its CRC-32 (files past 4 GiB included).
+ *
+ * @example await loadRawArray(dir, 'forward.terms.u32', manifest.files['forward.terms.u32'], 'u32')
+ */
+export async function loadRawArray(
   dir: string,
   name: string,
-): Uint32Array | Impacts {
+  entry: FileEntry,
+  type: ArrayType,
+  options: LoadOptions = {},
+): Promise<Uint32Array | Impacts> {
   const bytes = type === 'u16' ? 2 : 4;
-  if (data.byteLength % bytes !== 0) throw new Error(`${dir}: ${name} has a partial element`);
-  const aligned = data.byteOffset % 4 === 0 ? data : new Uint8Array(data);
-  const length = aligned.byteLength / bytes;
-  if (type === 'u16') return new Uint16Array(aligned.buffer, aligned.byteOffset, length);
-  return type === 'f32'
-    ? new Float32Array(aligned.buffer, aligned.byteOffset, length)
-    : new Uint32Array(aligned.buffer, aligned.byteOffset, length);
+  if (entry.bytes % bytes !== 0) throw new Error(`${dir}: ${name} has a partial element`);
+  const make = type === 'u16' ? Uint16Array : type === 'f32' ? Float32Array : Uint32Array;
+  return loadFile(dir, name, entry, options, (size) => new make(size / bytes));
 }
