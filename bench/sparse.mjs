@@ -251,7 +251,11 @@ try {
       fileSearchScratch(head),
     ],
     ['block-max (BMP)', blockMaxSearch, blockMaxScratch(index)],
-    [`bmp (blocks of ${values.bmp_block}, SIMD bounds)`, bmpSearch, bmp],
+    [
+      `bmp (blocks of ${values.bmp_block}, SIMD bounds)`,
+      (_index, query, options, scratch) => bmpSearch(query, options, scratch),
+      bmp,
+    ],
     ['MaxScore', maxScoreSearch, maxScoreScratch(index)],
     ['impact-ordered', impactOrderedSearch, impactOrderedScratch(index)],
     [

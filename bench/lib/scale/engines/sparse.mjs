@@ -31,7 +31,7 @@ export const sparse = {
       indexBytes: await diskBytes(index),
     };
     const strategies = (options.strategies ?? STRATEGIES).map((search) => ({ search }));
-    // Under the budget the index is served from its files (every strategy exhaustive).
+    // Under the budget the index is served from its files (bmp prunes there when its bounds fit).
     if (options.memoryBudget)
       strategies.push({ search: 'bmp', memory_budget: options.memoryBudget });
     const rows = [];

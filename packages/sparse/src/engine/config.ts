@@ -112,7 +112,7 @@ export const lsrConfigSchema = z.strictObject({
    * `bmp` bounds two to four: `background` lets the service answer meanwhile.
    */
   memory_budget: memoryBudgetField(
-    "Most memory the index may keep resident (bytes, or a size such as `8GiB`). When the whole index (its posting lists, forward index and the strategy's bounds) needs more, it is served from its files: the head (list offsets, document ids, terms) in memory, the inverted lists read through a page cache of the rest of the budget, every page checked against its CRC-32, and every strategy answers exhaustively from them (same results, slower). Default: no limit, the index is read into memory.",
+    "Most memory the index may keep resident (bytes, or a size such as `8GiB`). When the whole index (its posting lists, forward index and the strategy's bounds) needs more, it is served from its files: the head (list offsets, document ids, terms) in memory, the rest read through page caches of the rest of the budget, every page checked against its CRC-32: `bmp` and `auto` prune with block bounds derived from the files when they fit the budget, the other strategies answer exhaustively (same results either way). Default: no limit, the index is read into memory.",
   ).optional(),
   prepare: z
     .enum(['background', 'start'])

@@ -75,11 +75,12 @@ export class LSR extends BaseEngine {
         encoder: encoder?.description ?? 'none (requests bring query_vector)',
         storage: opened.storage,
         resident_bytes: opened.residentBytes(),
+        ...(opened.paged ? { paged_search: opened.paged.search } : {}),
       },
-      opened.storage === 'paged'
-        ? 'sparse index opened: served from its files (it needs more than config.memory_budget, or a file passes 4 GiB), every strategy exhaustive'
-        : 'sparse index opened',
+      openedMessage(opened, this.settings.search),
     );
+    if (opened.paged?.note !== undefined)
+      this.context.logger.warn({ service: this.name }, opened.paged.note);
   }
 
   /** Logs when the background checks end; a damaged index takes the service out of use. */
@@ -88,11 +89,18 @@ export class LSR extends BaseEngine {
     opened.prepared.then(
       () => {
         this.#prepared = true;
-        if (opened.storage === 'paged') return;
+        if (opened.paged?.search === 'exhaustive') return;
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         this.context.logger.info(
-          { service: this.name, search: this.settings.search, seconds },
-          'sparse index prepared: all in memory, checksums checked, search bounds ready',
+          {
+            service: this.name,
+            search: this.settings.search,
+            seconds,
+            resident_bytes: opened.residentBytes(),
+          },
+          opened.paged
+            ? 'sparse index prepared: block bounds derived from the files, bmp serving from them'
+            : 'sparse index prepared: all in memory, checksums checked, search bounds ready',
         );
       },
       (error: unknown) => {
@@ -118,7 +126,11 @@ export class LSR extends BaseEngine {
       prepared: this.#prepared ? 'ready' : 'in progress',
       ...(opened === undefined
         ? {}
-        : { storage: opened.storage, resident_bytes: opened.residentBytes() }),
+        : {
+            storage: opened.storage,
+            resident_bytes: opened.residentBytes(),
+            ...(opened.paged ? { paged_search: opened.paged.search } : {}),
+          }),
       ...(this.settings.memory_budget === undefined
         ? {}
         : { memory_budget_bytes: this.#memoryBudget() }),
@@ -332,6 +344,16 @@ export class LSR extends BaseEngine {
       out.push(...(await encoder.encode(texts.slice(start, start + size), kind, options)));
     return out;
   }
+}
+
+/** The start log's message: where the index is served from, and how it is searched there. */
+function openedMessage(opened: OpenedLsr, search: string): string {
+  if (opened.paged === undefined) return 'sparse index opened';
+  const how =
+    opened.paged.search === 'bmp'
+      ? `search "${search}" prunes with block bounds derived from the files (exhaustive until they are ready)`
+      : 'every strategy exhaustive';
+  return `sparse index opened: served from its files (it needs more than config.memory_budget), ${how}`;
 }
 
 /** A `token -> weight` vector as vocabulary indices in increasing order (tokens not in it dropped). */

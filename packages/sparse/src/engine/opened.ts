@@ -2,19 +2,13 @@
  * What the LSR engine holds once started: the index head, its token lookup, subset labels per
  * passage, and the search (from the files while the index loads, then from memory).
  */
-import {
-  MAX_BYTE_VIEW,
-  formatBytes,
-  readSubsetMapping,
-  subsetLabels,
-  type SubsetLabels,
-} from 'irserve/plugin';
+import { formatBytes, readSubsetMapping, subsetLabels, type SubsetLabels } from 'irserve/plugin';
 import { ARRAY_FILES, STRING_FILES, arrayFileName } from '../index/files.js';
 import type { SparseManifest } from '../index/manifest.js';
 import { startOpeningSparseIndex, type OpeningSparseIndex } from '../index/open-index.js';
 import type { SparseIndexHead } from '../index/types.js';
-import { fileExhaustiveSearch, fileSearchScratch } from '../search/file-exhaustive.js';
 import { loadingSearch } from './loading-search.js';
+import { MIN_LIST_CACHE, pagedPlan, pagedSearch, type PagedPlan } from './paged-search.js';
 import { preparedSearch, type BoundSearch, type SearchStrategy } from './strategies.js';
 
 export type { BoundSearch, SearchStrategy } from './strategies.js';
@@ -33,6 +27,11 @@ export interface OpenedLsr {
   search: BoundSearch;
   /** `memory`: the index is (or is being) read into memory; `paged`: served from its files. */
   storage: 'memory' | 'paged';
+  /**
+   * Served from its files: whether the strategy prunes there (`bmp`, `auto`) or answers
+   * exhaustively, and why (the start log says it).
+   */
+  paged?: { search: 'bmp' | 'exhaustive'; note?: string };
   /** Bytes of the index held in memory now (the whole index once loaded, or head and pages). */
   residentBytes(): number;
   /** Closes the files the search reads (paged, or while loading). */
@@ -59,19 +58,18 @@ export async function openLsr(
   options: { signal?: AbortSignal; memoryBudget?: number | undefined } = {},
 ): Promise<OpenedLsr> {
   const { signal, memoryBudget } = options;
+  let plan: PagedPlan | undefined;
   const opening = await startOpeningSparseIndex(indexPath, {
     ...(signal ? { signal } : {}),
-    ...(memoryBudget === undefined
-      ? {}
-      : {
-          listCacheBytes: (manifest: SparseManifest) =>
-            servedPaged(manifest, memoryBudget)
-              ? listCacheBytes(manifest, memoryBudget, indexPath)
-              : DEFAULT_LIST_CACHE,
-        }),
+    listCacheBytes: (manifest, head) => {
+      if (!servedPaged(manifest, memoryBudget)) return DEFAULT_LIST_CACHE;
+      const free = listCacheBytes(manifest, memoryBudget!, indexPath);
+      plan = pagedPlan(manifest, head, free, memoryBudget!, search);
+      return plan.listCacheBytes;
+    },
   });
   try {
-    return await serve(opening, { indexPath, mappingPath, search, prepare, signal, memoryBudget });
+    return await serve(opening, { indexPath, mappingPath, search, prepare, signal, plan });
   } catch (error) {
     await opening.postings.close();
     throw error;
@@ -86,7 +84,8 @@ async function serve(
     search: SearchStrategy;
     prepare: PrepareMode;
     signal: AbortSignal | undefined;
-    memoryBudget: number | undefined;
+    /** Set when the index is served from its files. */
+    plan: PagedPlan | undefined;
   },
 ): Promise<OpenedLsr> {
   const { head, manifest, postings } = opening;
@@ -102,23 +101,33 @@ async function serve(
     const documentLabels = subsets.labels;
     passageLabels = Int32Array.from(head.passageDocs, (doc) => documentLabels[doc]!);
   }
-  const paged = servedPaged(manifest, o.memoryBudget);
   const headBytes = headBytesOf(manifest);
-  const serving = paged
-    ? {
-        search: pagedSearch(opening),
-        prepared: Promise.resolve(),
-        storage: 'paged' as const,
-      }
-    : {
-        ...(o.prepare === 'start'
-          ? await preparedNow(opening, o.search, o.signal)
-          : loadingSearch(opening, o.search, o.signal)),
-        storage: 'memory' as const,
-      };
+  if (o.plan !== undefined) {
+    const paged = pagedSearch(opening, o.plan, o.search, o.indexPath, o.signal);
+    if (o.prepare === 'start') await paged.prepared;
+    return {
+      ...{ head, manifest, lookup, subsets, passageLabels },
+      search: paged.search,
+      prepared: paged.prepared,
+      storage: 'paged',
+      paged: {
+        search: o.plan.bmp ? 'bmp' : 'exhaustive',
+        ...(o.plan.note === undefined ? {} : { note: o.plan.note }),
+      },
+      residentBytes: () => headBytes + postings.residentBytes + paged.residentBytes(),
+      close: async () => {
+        await paged.close();
+        await postings.close();
+      },
+    };
+  }
+  const serving =
+    o.prepare === 'start'
+      ? await preparedNow(opening, o.search, o.signal)
+      : loadingSearch(opening, o.search, o.signal);
   let loaded = false;
   serving.prepared.then(
-    () => (loaded = !paged),
+    () => (loaded = true),
     () => undefined, // the engine watches it; nobody else need
   );
   return {
@@ -128,26 +137,20 @@ async function serve(
     subsets,
     passageLabels,
     ...serving,
+    storage: 'memory',
     residentBytes: () => (loaded ? inMemoryBytes(manifest) : headBytes + postings.residentBytes),
     close: () => postings.close(),
   };
 }
 
-/** Exhaustive scoring from the files, forever (an index over its memory budget). */
-function pagedSearch(opening: OpeningSparseIndex): BoundSearch {
-  const scratch = fileSearchScratch(opening.head);
-  return (query, options) => fileExhaustiveSearch(opening.postings, query, options, scratch);
-}
-
 /**
- * Whether the index is served from its files: when it needs more than the memory budget, or
- * when a file of it is larger than one typed array holds on Node 20 (4 GiB).
+ * Whether the index is served from its files: when it needs more than the memory budget. (A
+ * file past 4 GiB loads into memory as any other, a slice at a time.)
  *
  * @example servedPaged(manifest, 8 << 30) // true for an index of 12 GB
  */
 export function servedPaged(manifest: SparseManifest, memoryBudget: number | undefined): boolean {
-  if (memoryBudget !== undefined && inMemoryBytes(manifest) > memoryBudget) return true;
-  return Object.values(manifest.files).some((file) => file.bytes > MAX_BYTE_VIEW);
+  return memoryBudget !== undefined && inMemoryBytes(manifest) > memoryBudget;
 }
 
 /** Bytes of list pages kept while the index loads into memory anyway. */
@@ -181,9 +184,6 @@ function listCacheBytes(manifest: SparseManifest, budget: number, indexPath: str
     );
   return budget - head;
 }
-
-/** The fewest bytes of list pages a paged index is served with (16 pages of 16 KiB). */
-const MIN_LIST_CACHE = 256 << 10;
 
 /** The whole index loaded and the strategy's bounds derived before anything is served. */
 async function preparedNow(

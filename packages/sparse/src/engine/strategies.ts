@@ -11,6 +11,8 @@ import {
   bmpSearch,
   type BmpScratch,
 } from '../search/bmp/bmp-search.js';
+import { forwardView } from '../search/bmp/forward-view.js';
+import { memoryLists } from '../search/bmp/list-source.js';
 import { exhaustiveScratch, exhaustiveSearch } from '../search/exhaustive.js';
 import { impactOrderedScratch, impactOrderedSearch } from '../search/impact-ordered.js';
 import { maxScoreScratch, maxScoreSearch } from '../search/max-score.js';
@@ -46,7 +48,11 @@ export type BoundSearch = (query: QueryTerms, options: SearchOptions) => Passage
 export function boundSearch(index: SparseIndexData, strategy: SearchStrategy): BoundSearch {
   switch (strategy) {
     case 'auto':
-      return autoSearch(index, boundSearch(index, 'bmp'), boundSearch(index, 'exhaustive'));
+      return autoSearch(
+        index.passageIds.length,
+        boundSearch(index, 'bmp'),
+        boundSearch(index, 'exhaustive'),
+      );
     case 'exhaustive': {
       const scratch = exhaustiveScratch(index);
       return (query, options) => exhaustiveSearch(index, query, options, scratch);
@@ -60,7 +66,7 @@ export function boundSearch(index: SparseIndexData, strategy: SearchStrategy): B
       return (query, options) => blockMaxSearch(index, query, options, scratch);
     }
     case 'bmp':
-      return bmpWith(index, bmpScratch(index));
+      return bmpWith(bmpScratch(index));
     case 'impact-ordered': {
       if (!hasImpactOrder(index)) throw new Error('the index has no impact-ordered lists');
       const scratch = impactOrderedScratch(index);
@@ -84,25 +90,36 @@ export function preparedSearch(
     return { search: boundSearch(index, strategy), ready: Promise.resolve() };
   const exhaustive = boundSearch(index, 'exhaustive');
   let prepared: BoundSearch | undefined;
-  const ready = bmpScratchInTurns(index, {}, signal).then((scratch) => {
-    const bmp = bmpWith(index, scratch);
-    prepared = strategy === 'auto' ? autoSearch(index, bmp, exhaustive) : bmp;
-  });
+  const ready = bmpScratchInTurns(memoryLists(index), forwardView(index), {}, signal).then(
+    (scratch) => {
+      const bmp = bmpWith(scratch);
+      prepared = strategy === 'auto' ? autoSearch(index.passageIds.length, bmp, exhaustive) : bmp;
+    },
+  );
   return { search: (query, options) => (prepared ?? exhaustive)(query, options), ready };
 }
 
-/** `bmp` over bounds already derived. */
-function bmpWith(index: SparseIndexData, scratch: BmpScratch): BoundSearch {
-  return (query, options) => bmpSearch(index, query, options, scratch);
+/**
+ * `bmp` over bounds already derived.
+ *
+ * @example const search = bmpWith(await bmpScratchInTurns(lists, forward));
+ */
+export function bmpWith(scratch: BmpScratch): BoundSearch {
+  return (query, options) => bmpSearch(query, options, scratch);
 }
 
-/** `auto`: `bmp` up to `autoBmpMaxK` passages asked for, exhaustive deeper. */
-function autoSearch(
-  index: SparseIndexData,
+/**
+ * `auto` on an index of `passages` passages: `bmp` up to `autoBmpMaxK` passages asked for,
+ * exhaustive deeper.
+ *
+ * @example autoSearch(head.passages, bmp, exhaustive)
+ */
+export function autoSearch(
+  passages: number,
   bmp: BoundSearch,
   exhaustive: BoundSearch,
 ): BoundSearch {
-  const deepest = autoBmpMaxK(index.passageIds.length);
+  const deepest = autoBmpMaxK(passages);
   return (query, options) =>
     options.k <= deepest ? bmp(query, options) : exhaustive(query, options);
 }

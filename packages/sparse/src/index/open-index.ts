@@ -48,8 +48,8 @@ export interface OpeningSparseIndex {
 }
 
 export interface OpenOptions extends LoadOptions {
-  /** Bytes of list pages `postings` keeps in memory, given the manifest (default 64 MiB). */
-  listCacheBytes?: (manifest: SparseManifest) => number;
+  /** Bytes of list pages `postings` keeps in memory, given the index's head (default 64 MiB). */
+  listCacheBytes?: (manifest: SparseManifest, head: SparseIndexHead) => number;
 }
 
 /**
@@ -129,7 +129,7 @@ export async function startOpeningSparseIndex(
     dir,
     manifest,
     head.invertedOffsets,
-    options.listCacheBytes?.(manifest),
+    options.listCacheBytes?.(manifest, head),
   );
   try {
     checkHeadShape(head, manifest, dir, postings.postings);

@@ -54,7 +54,8 @@ export function fileExhaustiveSearch(
   return { ...top.sorted(), work, scored };
 }
 
-function damagedList(term: number, passage: number): Error {
+/** The error for a list holding a passage past the index's (read before its checksum). */
+export function damagedList(term: number, passage: number): Error {
   return new Error(
     `inverted.passages holds passage ${passage} in the list of term ${term}, past the index's passages (a damaged index: rebuild or copy it again)`,
   );

@@ -40,7 +40,7 @@ function expectSame(
     const scratch = bmpScratch(index, layout);
     for (const k of ks) {
       const exhaustive = exhaustiveSearch(index, query, { k, filter }, reference);
-      const bmp = bmpSearch(index, query, { k, filter }, scratch);
+      const bmp = bmpSearch(query, { k, filter }, scratch);
       expect(Array.from(bmp.ids), `layout ${JSON.stringify(layout)}, k ${k}`).toEqual(
         Array.from(exhaustive.ids),
       );
@@ -144,7 +144,7 @@ describe('search: bmp (small-block bounds summed with SIMD)', () => {
     const index = buildFromVectors(vectors, { quantization: 50 });
     const lookup = new Map(index.terms.map((t, i) => [t, i]));
     const query = queryTerms(lookup, { t1: 0.3, t5: 0.2, t1500: 2.5, t1800: 2 }, 50);
-    const hits = bmpSearch(index, query, { k: 10 }, bmpScratch(index));
+    const hits = bmpSearch(query, { k: 10 }, bmpScratch(index));
     expect(hits.scored).toBeLessThan(400);
   });
 

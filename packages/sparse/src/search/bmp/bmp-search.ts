@@ -24,7 +24,8 @@ import {
   type BoundMatrixOptions,
 } from './bound-matrix.js';
 import { bucketScratch, visitByBound, type BucketScratch } from './bucket-order.js';
-import { forwardView, scoreRange, scoreRangeInt, type ForwardView } from './forward-view.js';
+import { forwardView, scoreRange, scoreRangeInt, type ForwardReader } from './forward-view.js';
+import { memoryLists, type ListSource } from './list-source.js';
 
 /** Relative margin added to every multiplier (covers floating-point rounding of scores). */
 const MARGIN = 1 + 1e-6;
@@ -44,7 +45,10 @@ const FIRST_ROUND_BLOCKS = 512;
  */
 export interface BmpScratch {
   matrix: BoundMatrix;
-  forward: ForwardView;
+  /** Passages of the index, and its quantization (0: float impacts). */
+  passages: number;
+  quantization: number;
+  forward: ForwardReader;
   termWeights: Float64Array;
   /** The same weights as integers, for integer indexes whose scores fit 31 bits. */
   intWeights: Int32Array;
@@ -57,34 +61,39 @@ export interface BmpScratch {
  * Derives the block bounds of `index` and a searcher's scratch (about two passes over the
  * postings: do it once, at start-up).
  *
- * @example const scratch = bmpScratch(index); bmpSearch(index, query, { k: 10 }, scratch)
+ * @example const scratch = bmpScratch(index); bmpSearch(query, { k: 10 }, scratch)
  */
 export function bmpScratch(index: SparseIndexData, options?: BoundMatrixOptions): BmpScratch {
-  return scratchWith(index, boundMatrix(index, options));
+  return scratchWith(memoryLists(index), boundMatrix(index, options), forwardView(index));
 }
 
 /**
- * `bmpScratch`, its bounds derived a step at a time (the event loop let go between steps).
+ * A searcher's scratch with the bounds derived a step at a time (the event loop let go between
+ * steps) from `lists`, scoring passages from `forward`: an index in memory (`bmpScratch`'s
+ * arguments), or one served from its files (`fileLists`, `openFileForward`).
  *
- * @example const scratch = await bmpScratchInTurns(index);
+ * @example const scratch = await bmpScratchInTurns(memoryLists(index), forwardView(index));
  */
 export async function bmpScratchInTurns(
-  index: SparseIndexData,
+  lists: ListSource,
+  forward: ForwardReader,
   options?: BoundMatrixOptions,
   signal?: AbortSignal,
 ): Promise<BmpScratch> {
-  return scratchWith(index, await boundMatrixInTurns(index, options, signal));
+  return scratchWith(lists, await boundMatrixInTurns(lists, options, signal), forward);
 }
 
-function scratchWith(index: SparseIndexData, matrix: BoundMatrix): BmpScratch {
+function scratchWith(lists: ListSource, matrix: BoundMatrix, forward: ForwardReader): BmpScratch {
   return {
     matrix,
-    forward: forwardView(index),
-    termWeights: new Float64Array(index.terms.length),
-    intWeights: new Int32Array(index.quantization > 0 ? index.terms.length : 0),
+    passages: lists.passages,
+    quantization: lists.quantization,
+    forward,
+    termWeights: new Float64Array(lists.terms),
+    intWeights: new Int32Array(lists.quantization > 0 ? lists.terms : 0),
     buckets: bucketScratch(matrix.blocks),
-    sparseTerms: new Uint32Array(index.terms.length),
-    sparseMults: new Int32Array(index.terms.length),
+    sparseTerms: new Uint32Array(lists.terms),
+    sparseMults: new Int32Array(lists.terms),
   };
 }
 
@@ -156,10 +165,9 @@ function setWeights(query: QueryTerms, table: Float64Array | Int32Array, clear: 
 /**
  * The top k passages, equal to `exhaustiveSearch`'s, scoring only the blocks that can matter.
  *
- * @example bmpSearch(index, query, { k: 10 }, bmpScratch(index))
+ * @example bmpSearch(query, { k: 10 }, bmpScratch(index))
  */
 export function bmpSearch(
-  index: SparseIndexData,
   query: QueryTerms,
   options: SearchOptions,
   scratch: BmpScratch,
@@ -171,17 +179,18 @@ export function bmpSearch(
   const summed = sumBounds(scratch, sparse);
   let work = summed.work + matrix.kernel.groups * (query.terms.length - sparse);
   let scored = 0;
-  const integer = index.quantization > 0 && largestScore < 2 ** 31;
+  const integer = scratch.quantization > 0 && largestScore < 2 ** 31;
   setWeights(query, integer ? intWeights : termWeights, false);
   const blockSize = 2 ** matrix.blockShift;
-  const passages = index.passageIds.length;
+  const passages = scratch.passages;
   const scoreBlock = (block: number) => {
     const first = block * blockSize;
     const last = Math.min(passages, first + blockSize);
+    const view = forward(first, last);
     scored += integer
-      ? scoreRangeInt(forward, first, last, intWeights, options.filter, top)
-      : scoreRange(forward, first, last, termWeights, options.filter, top);
-    work += forward.offsets[last]! - forward.offsets[first]!;
+      ? scoreRangeInt(view, first, last, intWeights, options.filter, top)
+      : scoreRange(view, first, last, termWeights, options.filter, top);
+    work += view.offsets[last]! - view.offsets[first]!;
   };
   const firstRound = Math.max(FIRST_ROUND_BLOCKS, 2 * Math.ceil(options.k / blockSize));
   const threshold = () => top.threshold * scale;

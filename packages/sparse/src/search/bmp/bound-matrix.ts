@@ -1,6 +1,7 @@
 /**
  * The block bounds of the fast block-max search, derived from the inverted index when the
- * search is set up (no index file: every index, old ones included, gets them). Passages are
+ * search is set up (no index file: every index, old ones included, gets them), from the lists
+ * in memory or read term by term from the index files (`ListSource`). Passages are
  * grouped in small blocks (4 by default, so a bound sums the maxima of few passages and stays
  * tight: on the bench's million passages, blocks of 4 leave 12 times fewer passages to score
  * than blocks of 8); each term's largest impact per block is stored as one byte, `ceil(max / unit)`
@@ -10,8 +11,9 @@
  * the others a sparse list of (block, byte).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { SparseIndexData } from '../../index/types.js';
+import type { Impacts, SparseIndexData } from '../../index/types.js';
 import { BoundsKernel } from './bounds-kernel.js';
+import { memoryLists, type ListSource } from './list-source.js';
 
 export interface BoundMatrixOptions {
   /** Passages per block, a power of two (default 4). */
@@ -47,22 +49,14 @@ export interface BoundMatrix {
   sparseMax: Uint8Array;
 }
 
-/** The postings' passages as an Int32Array view (read as small integers, not doubles, by V8). */
-function passagesOf(index: SparseIndexData): Int32Array | Uint32Array {
-  const passages = index.invertedPassages;
-  return index.passageIds.length < 2 ** 31
-    ? new Int32Array(passages.buffer, passages.byteOffset, passages.length)
-    : passages;
-}
-
 /** Postings handled between two pauses of `boundMatrixSteps` (some 10-20 ms of CPU). */
 const POSTINGS_PER_STEP = 4_000_000;
 
 /** Counts postings and says when a step's worth has been handled since the last pause. */
-function stepCounter(index: SparseIndexData): (term: number) => boolean {
+function stepCounter(lists: ListSource): (term: number) => boolean {
   let since = 0;
   return (term) => {
-    since += index.invertedOffsets[term + 1]! - index.invertedOffsets[term]!;
+    since += lists.length(term);
     if (since < POSTINGS_PER_STEP) return false;
     since = 0;
     return true;
@@ -70,23 +64,20 @@ function stepCounter(index: SparseIndexData): (term: number) => boolean {
 }
 
 /** Distinct blocks of each term and its largest impact (one pass over the postings). */
-function* termStats(index: SparseIndexData, shift: number) {
-  const { invertedOffsets, invertedImpacts } = index;
-  const passages = passagesOf(index);
-  const terms = index.terms.length;
-  const blockCounts = new Uint32Array(terms);
-  const maxima = new Float64Array(terms);
-  const stepDone = stepCounter(index);
-  for (let t = 0; t < terms; t++) {
+function* termStats(lists: ListSource, shift: number) {
+  const blockCounts = new Uint32Array(lists.terms);
+  const maxima = new Float64Array(lists.terms);
+  const stepDone = stepCounter(lists);
+  for (let t = 0; t < lists.terms; t++) {
+    const { passages, impacts, length } = lists.list(t);
     let last = -1;
     let count = 0;
     let max = 0;
-    const end = invertedOffsets[t + 1]!;
-    for (let j = invertedOffsets[t]!; j < end; j++) {
+    for (let j = 0; j < length; j++) {
       const block = passages[j]! >>> shift;
       if (block !== last) count++;
       last = block;
-      const impact = invertedImpacts[j]!;
+      const impact = impacts[j]!;
       if (impact > max) max = impact;
     }
     blockCounts[t] = count;
@@ -97,27 +88,24 @@ function* termStats(index: SparseIndexData, shift: number) {
 }
 
 /**
- * Writes the block bytes of term `t`: into `row[block]` (a dense row), or else into
+ * Writes the block bytes of one term's list: into `row[block]` (a dense row), or else into
  * `blocks`/`bytes` from `at` on (a sparse list). Byte i stands for impacts up to `i * unit`.
  */
 function writeTerm(
-  index: SparseIndexData,
-  passages: Int32Array | Uint32Array,
-  t: number,
+  list: { passages: Int32Array | Uint32Array; impacts: Impacts; length: number },
   shift: number,
   unit: number,
   out: { row: Uint8Array | undefined; blocks: Int32Array; bytes: Uint8Array; at: number },
 ): void {
-  const { invertedOffsets, invertedImpacts } = index;
+  const { passages, impacts, length: end } = list;
   const { row, blocks, bytes } = out;
-  const end = invertedOffsets[t + 1]!;
   let at = out.at;
-  let j = invertedOffsets[t]!;
+  let j = 0;
   while (j < end) {
     const block = passages[j]! >>> shift;
     let max = 0;
     for (; j < end && passages[j]! >>> shift === block; j++) {
-      const impact = invertedImpacts[j]!;
+      const impact = impacts[j]!;
       if (impact > max) max = impact;
     }
     const byte = unit === 1 ? max : toByte(max, unit);
@@ -155,7 +143,7 @@ function toByte(max: number, unit: number): number {
  * @example const matrix = boundMatrix(index); matrix.denseTerms
  */
 export function boundMatrix(index: SparseIndexData, options: BoundMatrixOptions = {}): BoundMatrix {
-  const steps = boundMatrixSteps(index, options);
+  const steps = boundMatrixSteps(memoryLists(index), options);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -166,14 +154,14 @@ export function boundMatrix(index: SparseIndexData, options: BoundMatrixOptions 
  * The same bounds, derived a step at a time with the event loop let go between steps, so that a
  * server keeps answering meanwhile (on a million passages the derivation takes seconds).
  *
- * @example const matrix = await boundMatrixInTurns(index);
+ * @example const matrix = await boundMatrixInTurns(memoryLists(index));
  */
 export async function boundMatrixInTurns(
-  index: SparseIndexData,
+  lists: ListSource,
   options: BoundMatrixOptions = {},
   signal?: AbortSignal,
 ): Promise<BoundMatrix> {
-  const steps = boundMatrixSteps(index, options);
+  const steps = boundMatrixSteps(lists, options);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -184,24 +172,20 @@ export async function boundMatrixInTurns(
 
 /** The derivation, pausing (`yield`) after every few million postings. */
 function* boundMatrixSteps(
-  index: SparseIndexData,
+  lists: ListSource,
   options: BoundMatrixOptions,
 ): Generator<void, BoundMatrix, void> {
-  const blockSize = options.blockSize ?? BMP_BLOCK_SIZE;
-  const blockShift = Math.log2(blockSize);
-  if (!Number.isInteger(blockShift) || blockShift < 0 || blockShift > 16)
-    throw new RangeError(`the block size must be a power of two up to 65536, got ${blockSize}`);
-  const terms = index.terms.length;
-  const blocks = Math.ceil(index.passageIds.length / blockSize);
-  const { blockCounts, maxima } = yield* termStats(index, blockShift);
-  const exactBytes = index.quantization > 0;
+  const { blockShift, blocks } = blockLayout(lists.passages, options);
+  const terms = lists.terms;
+  const { blockCounts, maxima } = yield* termStats(lists, blockShift);
+  const exactBytes = lists.quantization > 0;
   const units = Float64Array.from(maxima, (max) =>
     max === 0 ? 0 : exactBytes && max <= 255 ? 1 : max / 255,
   );
   const denseFrom = denseThreshold(
     blockCounts,
-    Math.max(1, Math.ceil((options.denseShare ?? BMP_DENSE_SHARE) * blocks)),
-    Math.floor((options.maxDenseBytes ?? MAX_DENSE_BYTES) / (32 * Math.ceil(blocks / 32) || 1)),
+    wantedDenseBlocks(blocks, options),
+    maxDenseRows(blocks, options),
   );
   const denseRow = new Int32Array(terms).fill(-1);
   const sparseOffsets = new Uint32Array(terms + 1);
@@ -213,13 +197,12 @@ function* boundMatrixSteps(
   const kernel = new BoundsKernel(blocks, denseTerms);
   const sparseBlocks = new Int32Array(sparseOffsets[terms]!);
   const sparseMax = new Uint8Array(sparseOffsets[terms]!);
-  const passages = passagesOf(index);
-  const stepDone = stepCounter(index);
+  const stepDone = stepCounter(lists);
   for (let t = 0; t < terms; t++) {
     const row =
       denseRow[t]! >= 0 ? kernel.rows.subarray(denseRow[t]! * kernel.rowBytes) : undefined;
     const at = sparseOffsets[t]!;
-    writeTerm(index, passages, t, blockShift, units[t]!, {
+    writeTerm(lists.list(t), blockShift, units[t]!, {
       row,
       blocks: sparseBlocks,
       bytes: sparseMax,
@@ -238,4 +221,79 @@ function* boundMatrixSteps(
     sparseBlocks,
     sparseMax,
   };
+}
+
+/** Passages per block, its log2 and the blocks of `passages` passages; a bad size throws. */
+function blockLayout(passages: number, options: BoundMatrixOptions) {
+  const blockSize = options.blockSize ?? BMP_BLOCK_SIZE;
+  const blockShift = Math.log2(blockSize);
+  if (!Number.isInteger(blockShift) || blockShift < 0 || blockShift > 16)
+    throw new RangeError(`the block size must be a power of two up to 65536, got ${blockSize}`);
+  return { blockSize, blockShift, blocks: Math.ceil(passages / blockSize) };
+}
+
+/** The blocks a term needs for a dense row, unless there are too many such terms. */
+function wantedDenseBlocks(blocks: number, options: BoundMatrixOptions): number {
+  return Math.max(1, Math.ceil((options.denseShare ?? BMP_DENSE_SHARE) * blocks));
+}
+
+/** The most dense rows the kernel's memory takes. */
+function maxDenseRows(blocks: number, options: BoundMatrixOptions): number {
+  return Math.floor(
+    (options.maxDenseBytes ?? MAX_DENSE_BYTES) / (32 * Math.ceil(blocks / 32) || 1),
+  );
+}
+
+/**
+ * Bytes a search holds per term (units, row numbers, offsets, query weights and multipliers,
+ * the derivation's counts), per block (bounds, the bucket order's two arrays), and besides
+ * (the WebAssembly memory is whole pages of 64 KiB).
+ */
+const BYTES_PER_TERM = 72;
+const BYTES_PER_BLOCK = 12;
+const FIXED_BYTES = 65_536 + 8 * 1024;
+
+/**
+ * Bytes the bounds and a searcher's scratch may take at most, known from the list lengths
+ * alone (before reading the lists): a term takes a dense row of one byte per block or 5 bytes
+ * per block it occurs in, and occurs in at most `min(length, blocks)` blocks and at least
+ * `length / blockSize`. What `boundMatrixBytes` gives once derived is never more.
+ *
+ * @example boundMatrixReserve(head.passages, terms, (t) => offsets[t + 1] - offsets[t])
+ */
+export function boundMatrixReserve(
+  passages: number,
+  terms: number,
+  length: (term: number) => number,
+  options: BoundMatrixOptions = {},
+): number {
+  const { blockSize, blocks } = blockLayout(passages, options);
+  const rowBytes = 32 * Math.ceil(blocks / 32);
+  const wanted = wantedDenseBlocks(blocks, options);
+  let mayBeDense = 0;
+  for (let t = 0; t < terms; t++) if (Math.min(length(t), blocks) >= wanted) mayBeDense++;
+  const capped = mayBeDense > maxDenseRows(blocks, options);
+  let bytes = FIXED_BYTES + BYTES_PER_TERM * terms + BYTES_PER_BLOCK * rowBytes;
+  for (let t = 0; t < terms; t++) {
+    const most = Math.min(length(t), blocks);
+    const surelyDense = !capped && Math.ceil(length(t) / blockSize) >= wanted;
+    if (surelyDense) bytes += rowBytes;
+    else bytes += most >= wanted ? Math.max(rowBytes, 5 * most) : 5 * most;
+  }
+  return bytes;
+}
+
+/**
+ * Bytes the derived bounds hold, with a searcher's scratch (what `boundMatrixReserve` bounds).
+ *
+ * @example boundMatrixBytes(matrix, index.terms.length)
+ */
+export function boundMatrixBytes(matrix: BoundMatrix, terms: number): number {
+  return (
+    FIXED_BYTES +
+    BYTES_PER_TERM * terms +
+    BYTES_PER_BLOCK * matrix.kernel.rowBytes +
+    matrix.denseTerms * matrix.kernel.rowBytes +
+    5 * matrix.sparseBlocks.length
+  );
 }
