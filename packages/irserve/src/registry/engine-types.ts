@@ -1,4 +1,5 @@
 import { closest } from '../util/suggest.js';
+import { OFFICIAL_EXTRAS, officialExtraOf } from './official-extras.js';
 import { type EngineClass, capabilitiesOf, isEngineClass } from '../engines/contract.js';
 
 /** Engine classes by name (built-ins, installed extras and `file_imports`). One per app. */
@@ -53,13 +54,27 @@ export class EngineTypes {
     if (entry) return entry.engineClass;
     if (this.#reserved.has(name) || this.#installed.has(name))
       throw new Error(`internal: engine "${name}" was not loaded`);
+    const missing = officialExtraOf(name);
+    if (missing) throw new Error(`engine "${name}" ${notInstalled(missing)}`);
     const known = this.names();
     const fromExtras = [...this.#installed].filter(([extraName]) => !known.includes(extraName));
-    const hint = closest(name, [...known, ...fromExtras.map(([extraName]) => extraName)]);
+    const hint = closest(name, [
+      ...known,
+      ...fromExtras.map(([extraName]) => extraName),
+      ...Object.values(OFFICIAL_EXTRAS).flat(),
+    ]);
     const extras = fromExtras.map(([extraName, origin]) => `${extraName} (${origin})`);
     throw new Error(
-      `unknown engine "${name}"${hint ? ` (did you mean "${hint}"?)` : ''}; known engines: ${[...known, ...extras].join(', ')}. Engines from files must be listed in file_imports.`,
+      `unknown engine "${name}"${this.#hint(hint)}; known engines: ${[...known, ...extras].join(', ')}. Engines from files must be listed in file_imports.`,
     );
+  }
+
+  /** ` (did you mean "X"?)`, saying what to install when X is an extra's that is not installed. */
+  #hint(name: string | undefined): string {
+    if (!name) return '';
+    const extra =
+      this.#classes.has(name) || this.#installed.has(name) ? undefined : officialExtraOf(name);
+    return ` (did you mean "${name}"${extra ? `, which ${notInstalled(extra)}` : ''}?)`;
   }
 
   /** Every known engine name, loaded or reserved. */
@@ -71,4 +86,9 @@ export class EngineTypes {
   roles(name: string) {
     return capabilitiesOf(this.get(name));
   }
+}
+
+/** What to do about an official extra that was not found. */
+function notInstalled(extra: string): string {
+  return `is provided by ${extra}, which is not installed: npm install ${extra}`;
 }

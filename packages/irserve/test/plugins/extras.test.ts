@@ -5,7 +5,9 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { buildEngineTypes } from '../../src/app/engine-catalog.js';
 import { createApp } from '../../src/app.js';
+import { ConfigError } from '../../src/config/load.js';
 import { findExtras, loadExtra } from '../../src/plugins/extras.js';
+import { OFFICIAL_EXTRAS } from '../../src/registry/official-extras.js';
 
 const repoRoot = resolve(import.meta.dirname, '../../../..');
 const silent = pino({ level: 'silent' });
@@ -187,6 +189,41 @@ describe('installed @irserve extras', () => {
     expect(() => issue.get('CrossEncoderReranke')).toThrow(
       /\(did you mean "CrossEncoderReranker"\?\).*Dense \(@irserve\/dense\).*PLAIDX \(@irserve\/plaidx\)/,
     );
+  });
+
+  it("knows every workspace extra's engines, to say what to install when one is missing", async () => {
+    const declared: Record<string, string[]> = {};
+    for (const extra of await findExtras(repoRoot)) {
+      if (extra.enginesModule.startsWith(join(repoRoot, 'packages')))
+        declared[extra.name] = [...(extra.engineNames ?? [])].sort();
+    }
+    const table = Object.fromEntries(
+      Object.entries(OFFICIAL_EXTRAS).map(([name, engines]) => [name, [...engines].sort()]),
+    );
+    expect(table).toEqual(declared);
+  });
+
+  it('names the package to install for an engine of an extra that is not installed', async () => {
+    // Extras not looked for: as on a machine where only the core package is installed.
+    const config = {
+      services: [
+        { name: 'dense', engine: 'Dense', config: {} },
+        { name: 'rerank', engine: 'CrossEncoderRerankr' },
+      ],
+    };
+    let error: ConfigError | undefined;
+    try {
+      await createApp(config, { logger: silent, extras: false });
+    } catch (caught) {
+      error = caught as ConfigError;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error?.problems).toEqual([
+      'services[0].engine: engine "Dense" is provided by @irserve/dense, which is not installed: npm install @irserve/dense',
+      expect.stringMatching(
+        /^services\[1\]\.engine: unknown engine "CrossEncoderRerankr" \(did you mean "CrossEncoderReranker", which is provided by @irserve\/onnx, which is not installed: npm install @irserve\/onnx\?\); known engines: BM25, /,
+      ),
+    ]);
   });
 
   it('warns when an extra exports other engines than it declares', async () => {
