@@ -4,7 +4,7 @@
  * in memory, `bmp` and `auto` pruning with block bounds derived from the files when they fit the
  * budget; `/health` says where the index is and how much is resident.
  */
-import { mkdtemp } from 'node:fs/promises';
+import { cp, mkdtemp, open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EngineContext } from 'irserve/plugin';
@@ -142,6 +142,27 @@ describe('a sparse index served under a memory budget', () => {
       expect(Array.from(late.scores)).toEqual(expected.out[1]![1]);
       expect(late.scored).toBeLessThan(early.scored);
       expect(opened.residentBytes()).toBeLessThanOrEqual(budget);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('refuses a damaged page of the forward index when bmp reads it from the files', async () => {
+    const damaged = join(dir, 'damaged');
+    await cp(join(dir, 'index'), damaged, { recursive: true });
+    const file = await open(join(damaged, 'forward.terms.u32'), 'r+');
+    await file.write(Uint8Array.of(0xff, 0xff), 0, 2, 100);
+    await file.close();
+    const opened = await openLsr(damaged, undefined, 'bmp', 'start', {
+      memoryBudget: bmpBudget(indexBytes),
+    });
+    try {
+      expect(opened.paged?.search).toBe('bmp');
+      expect(() =>
+        queries.forEach((vector) =>
+          opened.search(queryTerms(opened.lookup, vector, 100), { k: 1000 }),
+        ),
+      ).toThrow(/forward.terms.u32.*do not match their checksum/);
     } finally {
       await opened.close();
     }
