@@ -7,35 +7,16 @@ import { queryTerms, termPattern } from './highlight.js';
 import { parseQrelsFile, parseQueriesFile } from './judgements.js';
 import { fillQueryIds, runJudged } from './judged-table.js';
 import { createPane } from './pane.js';
+import { collectionOf, serviceNames, showServices } from './services.js';
 import { readUrlState, writeUrlState } from './url-state.js';
 
 const $ = (selector, root = document) => root.querySelector(selector);
+const hasOption = (select, value) => [...select.options].some((option) => option.value === value);
 const state = { avail: null, qrels: null, queries: [], names: [], page: 1 };
 
 function setStatus(text, bad = false) {
   $('#status').textContent = text;
   $('#status').classList.toggle('bad', bad);
-}
-
-function serviceNames(listing) {
-  const roles = ['search', 'score', 'fuse', 'decompose_query'];
-  const names = roles.flatMap((role) => listing[role] ?? []);
-  return [...new Set([...names, ...Object.keys(listing.pipeline_aliases ?? {})])].sort();
-}
-
-function showServices(listing) {
-  const aside = $('#services');
-  aside.replaceChildren();
-  for (const role of ['search', 'score', 'fuse', 'decompose_query']) {
-    const line = document.createElement('div');
-    line.append(`${role}: `);
-    for (const name of listing[role] ?? []) {
-      const code = document.createElement('code');
-      code.textContent = name;
-      line.append(code);
-    }
-    aside.append(line);
-  }
 }
 
 async function loadAvail() {
@@ -54,7 +35,10 @@ async function loadAvail() {
     ...collections.map((name) => new Option(name, name)),
   );
   if (collections.length > 0) select.value = collections[0];
-  showServices(state.avail);
+  showServices($('#services'), state.avail, {
+    onName: (name) => (state.activeEditor ?? panes.a.editor).insert(name),
+    onCollection: (name) => pickCollection(name, `collection ${name}`),
+  });
   setStatus(`${state.names.length} services and aliases`);
   if (state.fromUrl) return openUrlState(state.fromUrl);
   const search = state.avail.search ?? [];
@@ -68,9 +52,26 @@ async function loadAvail() {
   }
 }
 
+function pickCollection(name, why) {
+  if (!hasOption($('#collection'), name) || $('#collection').value === name) return;
+  $('#collection').value = name;
+  setStatus(why);
+}
+
+/** A pipeline whose search service indexes a collection shows that collection's documents. */
+function followCollection(pipeline, error) {
+  const collection = !error && state.avail ? collectionOf(pipeline, state.avail) : undefined;
+  if (collection) pickCollection(collection, `collection ${collection}: what ${pipeline} searches`);
+}
+
 function paneAt(selector) {
   const root = $(selector);
-  const editor = createEditor(root, { names: () => state.names, onSubmit: () => void runAll() });
+  const editor = createEditor(root, {
+    names: () => state.names,
+    onSubmit: () => void runAll(),
+    onChange: followCollection,
+  });
+  editor.input.addEventListener('focus', () => (state.activeEditor = editor));
   const pane = createPane(root, editor);
   wireExport(root, {
     last: () => pane.last,
@@ -116,8 +117,6 @@ function redraw() {
   for (const pane of Object.values(panes)) pane.draw(view);
   saveUrlState();
 }
-
-const hasOption = (select, value) => [...select.options].some((option) => option.value === value);
 
 /** Puts a view read from the URL in the controls (the collection once /avail is known). */
 function fillFromUrl(view) {

@@ -13,7 +13,7 @@ function textWidth(input, text) {
 
 /**
  * Wires an editor: `names()` gives the names to complete; `onChange(value, error)` is told after
- * each check. Returns `{ setError, check }` for errors the server reports.
+ * each check. Returns `{ setError, check }` for errors the server reports, and `insert(text)`.
  */
 export function createEditor(root, { names, onChange, onSubmit }) {
   const input = root.querySelector('input.pipeline');
@@ -126,5 +126,15 @@ export function createEditor(root, { names, onChange, onSubmit }) {
       onSubmit?.();
     }
   });
-  return { input, setError, check };
+  /** Puts `text` at the caret (over the selection), as if typed there. */
+  function insert(text) {
+    const start = input.selectionStart ?? input.value.length;
+    const end = input.selectionEnd ?? start;
+    input.setRangeText(text, start, end, 'end');
+    input.focus();
+    close();
+    void check();
+  }
+
+  return { input, setError, check, insert };
 }

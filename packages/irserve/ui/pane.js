@@ -5,6 +5,7 @@ import { ndcgAt10 } from './judgements.js';
 import { rankedList } from './lib/core/ranked-list.js';
 import { drawPager, pageOf } from './pager.js';
 import { drawResults } from './results.js';
+import { drawStages } from './stages.js';
 import { drawTrace } from './trace.js';
 
 const $ = (selector, root) => root.querySelector(selector);
@@ -52,7 +53,9 @@ export function createPane(root, editor) {
       const envelope = await runPipeline(request);
       editor.setError(null);
       pane.last = { request, envelope, ranked: rankedList(envelope.scores ?? {}) };
-      drawTrace($('.trace-box', root), envelope.explain, envelope.requestId);
+      const traceBox = $('.trace-box', root);
+      drawTrace(traceBox, envelope.explain, envelope.requestId);
+      drawStages(traceBox, envelope.explain, $('svg.trace', traceBox));
       pane.draw(view);
     } catch (error) {
       pane.clear();

@@ -279,6 +279,12 @@ export interface PipelineResponse {
       cached: boolean;
       /** wall time of the stage in milliseconds, content fetching included */
       ms: number;
+      /** what a search, rerank or merge stage handed on, best first (ties by ascending id), ranks from 1 */
+      results?: {
+        id: string;
+        score: number;
+        rank: number;
+      }[];
     }[];
     /** the request id (x-request-id), also in the log lines of this request */
     request_id?: string;

@@ -76,7 +76,7 @@ async function runSearch(stage: BoundSearch, query: string, context: RunContext)
   );
   const checked = stage.service.checkedKeys?.(result.value);
   const { scores, keys, ranked } = cutRanking(result.value, stage.cut, checked);
-  context.trace?.record(entry(stage, query, 0, scores, result.cached), started);
+  context.trace?.record(entry(stage, query, 0, scores, result.cached), started, scores);
   return { scores, keys, ranked, expanded: NONE };
 }
 
@@ -95,14 +95,14 @@ async function runRerank(
   const started = startedAt(context);
   const ids = inputKeys ?? Object.keys(input);
   if (ids.length === 0 || !context.fetcher) {
-    context.trace?.record(entry(stage, query, 0, emptyScores(), false), started);
+    context.trace?.record(entry(stage, query, 0, emptyScores(), false), started, emptyScores());
     return { scores: emptyScores(), keys: undefined, ranked: false, expanded: NONE };
   }
   const passages = await context.fetcher.passages(stage, ids);
   const result = await stage.service.call({ ...stage.fields, query, passages }, context.options);
   // Added in the input's key order, so the zipped map's keys are `ids` again.
   const { scores, keys, ranked } = cutRanking(zipScores(ids, result.value), stage.cut, ids);
-  context.trace?.record(entry(stage, query, ids.length, scores, result.cached), started);
+  context.trace?.record(entry(stage, query, ids.length, scores, result.cached), started, scores);
   return { scores, keys, ranked, expanded: NONE };
 }
 
@@ -138,7 +138,7 @@ async function runGroup(
   if (context.trace) {
     // Counted only for an explained request: keys of every ranking, on every request, for nothing.
     const size = rankings.reduce((n, ranking) => n + Object.keys(ranking).length, 0);
-    context.trace.record(entry(merger, query, size, scores, result.cached), started);
+    context.trace.record(entry(merger, query, size, scores, result.cached), started, scores);
   }
   // Most groups have no expander anywhere below them: no arrays made to hold nothing.
   const none = subQueries === undefined && flows.every((flow) => flow.expanded.length === 0);

@@ -123,6 +123,8 @@ describe('MCP over Streamable HTTP with the SDK client', () => {
     expect(r.structuredContent!.results).toHaveLength(2);
     const explain = r.structuredContent!.explain as { stages: { service: string }[] };
     expect(explain.stages.map((s) => s.service)).toEqual(['bm25', 'bm25-title', 'RRF', 'overlap']);
+    // Sizes and times only: a stage's documents would fill a model's context.
+    expect(explain.stages.filter((s) => 'results' in s)).toEqual([]);
   });
 
   it('get_document gives text views as text and bytes views as images with their MIME type', async () => {

@@ -1,6 +1,7 @@
 // The playground as a research bench, in Chromium: paging through more than 10 results with
 // numeric document ids, query terms marked safely, judged / unjudged marks, the view in the URL,
-// the run exported as a TREC run file and as curl.
+// the run exported as a TREC run file and as curl, what each stage returned, the services,
+// aliases and collections listed and clickable, the collection following the pipeline.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -34,6 +35,12 @@ function aeroDocs() {
   });
   return docs;
 }
+
+/** A second collection, searched by its own service. */
+const NOTES = [
+  { id: '42', title: 'Note on wings', text: 'wing root bending' },
+  { id: '5', title: 'Note on flutter', text: 'flutter of a wing panel' },
+];
 
 const lines = (rows: unknown[]) => rows.map((row) => JSON.stringify(row)).join('\n');
 
@@ -69,6 +76,7 @@ describe.skipIf(!executablePath)(
     beforeAll(async () => {
       dir = await mkdtemp(join(tmpdir(), 'irserve-bench-ui-'));
       await writeFile(join(dir, 'aero.jsonl'), lines(aeroDocs()));
+      await writeFile(join(dir, 'notes.jsonl'), lines(NOTES));
       await writeFile(join(dir, 'qrels.txt'), '');
       app = await testApp(
         {
@@ -82,8 +90,19 @@ describe.skipIf(!executablePath)(
                 },
               },
             },
+            {
+              name: 'notes',
+              views: {
+                text: {
+                  kind: 'text',
+                  source: { source: 'text_jsonl', doc_path: 'notes.jsonl', title_field: 'title' },
+                },
+              },
+            },
           ],
+          pipeline_aliases: { hybrid: '{bm25, bm25-title}RRF' },
           services: [
+            { name: 'bm25-notes', engine: 'BM25', config: { collection: 'notes' } },
             { name: 'bm25', engine: 'BM25', config: { collection: 'aero' } },
             {
               name: 'bm25-title',
@@ -271,6 +290,81 @@ describe.skipIf(!executablePath)(
       expect(await shown('pane-b', 'score')).toEqual(
         ranked.slice(0, 10).map((d) => d.score.toFixed(4)),
       );
+    });
+
+    it('shows what each stage returned, ranked by score, and opens a stage from its bar', async () => {
+      const pipeline = '{bm25, bm25-title}RRF >> overlap';
+      await page.fill('#query', 'wing flutter');
+      await page.fill('#pane-b input.pipeline', pipeline);
+      await page.click('#run');
+      await poll(() => page.locator('#pane-b .stage-results').count()).toBe(4);
+      const summaries = await page.locator('#pane-b .stage-results summary').allTextContents();
+      expect(summaries.map((text) => text.replace(/ returned \d+$/, '')).sort()).toEqual(
+        ['RRF (merge)', 'bm25 (search)', 'bm25-title (search)', 'overlap (rerank)'].sort(),
+      );
+      const stageRows = async (name: string) => {
+        const fold = page.locator('#pane-b .stage-results', { hasText: `${name} (` }).first();
+        return fold
+          .locator('tbody tr')
+          .evaluateAll((rows) => rows.map((row) => [...row.children].map((td) => td.textContent)));
+      };
+      // A click on the bm25 bar unfolds bm25's list.
+      await page
+        .locator('#pane-b svg.trace g.stage', { hasText: 'bm25 (search)' })
+        .locator('rect')
+        .click();
+      await poll(() => page.locator('#pane-b .stage-results[open]').count()).toBe(1);
+      const bm25 = await stageRows('bm25');
+      const alone = await serverRanking('bm25', 'wing flutter', 10);
+      expect(bm25.slice(0, 10)).toEqual(
+        alone.map((doc) => [String(doc.rank), doc.id, doc.score.toFixed(4)]),
+      );
+      for (const name of ['RRF', 'overlap']) {
+        await page.locator('#pane-b .stage-results summary', { hasText: `${name} (` }).click();
+        const rows = await stageRows(name);
+        expect(rows.map((row) => row[0])).toEqual(rows.map((_, i) => String(i + 1)));
+        const scores = rows.map((row) => Number(row[2]));
+        expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      }
+      // The last stage's list is the answer.
+      expect((await stageRows('overlap')).slice(0, 10).map((row) => row[1])).toEqual(
+        await shown('pane-b', 'docid'),
+      );
+    });
+
+    it('lists services, aliases and collections; a click puts a name in the pipeline or picks the collection', async () => {
+      await poll(() => page.textContent('#services .role-search')).toBe(
+        'search: bm25-notes → notesbm25 → aerobm25-title → aero',
+      );
+      expect(await page.textContent('#services .aliases')).toBe('aliases: hybrid');
+      expect(await page.getAttribute('#services .aliases code', 'title')).toBe(
+        'hybrid = {bm25, bm25-title}RRF',
+      );
+      expect(await page.textContent('#services .collections')).toBe('collections: aeronotes');
+      await page.click('#services .collections code:text-is("notes")');
+      expect(await page.inputValue('#collection')).toBe('notes');
+      await page.fill('#pane-a input.pipeline', '');
+      await page.focus('#pane-a input.pipeline');
+      await page.click('#services .aliases code:text-is("hybrid")');
+      expect(await page.inputValue('#pane-a input.pipeline')).toBe('hybrid');
+      await page.keyboard.type(' >> ');
+      await page.click('#services .role-score code:text-is("overlap")');
+      expect(await page.inputValue('#pane-a input.pipeline')).toBe('hybrid >> overlap');
+      // hybrid's services search aero: the collection follows.
+      await poll(() => page.inputValue('#collection')).toBe('aero');
+    });
+
+    it('shows the collection the pipeline searches', async () => {
+      await page.fill('#pane-a input.pipeline', 'bm25-notes');
+      await poll(() => page.inputValue('#collection')).toBe('notes');
+      await page.fill('#pane-b input.pipeline', '');
+      await page.click('#run');
+      await poll(() => page.locator('#pane-a .doc-title').allTextContents()).toEqual([
+        'Note on flutter',
+        'Note on wings',
+      ]);
+      await page.fill('#pane-a input.pipeline', '{bm25, bm25-title}RRF');
+      await poll(() => page.inputValue('#collection')).toBe('aero');
     });
   },
 );

@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
@@ -23,7 +23,6 @@ const DOCS = [
   { id: 'd2', title: 'Sparse retrieval', text: 'bm25 and learned sparse retrieval' },
   { id: 'd3', title: 'Rivers', text: 'sediment in rivers and floods' },
 ];
-const SCREENSHOT = resolve(import.meta.dirname, '../../../../docs/playground.png');
 
 async function corpusDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'irserve-ui-'));
@@ -112,7 +111,9 @@ describe.skipIf(!executablePath)('the playground in Chromium', { timeout: 90_000
     await poll(() => page.textContent('#status')).toMatch(/enter the API key/);
     await page.fill('#api-key', KEY);
     await page.dispatchEvent('#api-key', 'change');
-    await poll(() => page.textContent('#services')).toMatch(/search: bm25bm25-title/);
+    await poll(() => page.textContent('#services')).toMatch(
+      /search: bm25 → docsbm25-title → docsnumeric/,
+    );
     expect(await page.inputValue('#pane-a input.pipeline')).toBe('bm25');
   });
 
@@ -207,7 +208,7 @@ describe.skipIf(!executablePath)('the playground in Chromium', { timeout: 90_000
     expect(await page.locator('#pane-a .judged.relevant').count()).toBeGreaterThan(0);
   });
 
-  it('shows bytes views as images, and takes the docs screenshot', async () => {
+  it('shows bytes views as images, then text again', async () => {
     await page.selectOption('#collection', 'pics');
     await page.click('#run');
     await poll(() => page.locator('#pane-a .doc img').count()).toBeGreaterThan(0);
@@ -218,11 +219,6 @@ describe.skipIf(!executablePath)('the playground in Chromium', { timeout: 90_000
     await page.fill('#pane-b input.pipeline', '{bm25, bm25-title');
     await page.click('#run');
     await poll(() => page.locator('#pane-a .result .doc-text').count()).toBeGreaterThan(0);
-    const shot = await page.screenshot({
-      fullPage: true,
-      ...(process.env.IRSERVE_UPDATE_SCREENSHOT ? { path: SCREENSHOT } : {}),
-    });
-    expect(shot.subarray(1, 4).toString()).toBe('PNG');
-    expect(shot.length).toBeGreaterThan(10_000);
+    expect(await page.textContent('#pane-b .error')).toMatch(/ERR_PIPELINE_SYNTAX|syntax/i);
   });
 });

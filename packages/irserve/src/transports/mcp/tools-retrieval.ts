@@ -156,8 +156,18 @@ async function runPipeline(
     cached: answer.cached as boolean,
     results,
     ...(answer.expanded_queries ? { expanded_queries: answer.expanded_queries } : {}),
-    ...(answer.explain ? { explain: answer.explain } : {}),
+    ...(answer.explain ? { explain: withoutStageResults(answer.explain) } : {}),
   };
+}
+
+/**
+ * The trace without each stage's documents: a model reads the stages' sizes and times, and a
+ * search stage's thousand documents would fill its context (HTTP's `explain` keeps them).
+ */
+function withoutStageResults(explain: unknown): unknown {
+  const trace = explain as { stages?: Record<string, unknown>[] };
+  if (!Array.isArray(trace.stages)) return explain;
+  return { ...trace, stages: trace.stages.map(({ results: _results, ...stage }) => stage) };
 }
 
 function registerScoreTool(mcp: McpServer, core: AppCore): void {

@@ -42,6 +42,12 @@ const traceEntry = z.strictObject({
   output: z.int().describe('documents out after the %N cut (expand: sub-queries)'),
   cached: z.boolean().describe('whether the service answered from its cache'),
   ms: z.number().describe('wall time of the stage in milliseconds, content fetching included'),
+  results: z
+    .array(z.strictObject({ id: z.string(), score: z.number(), rank: z.int() }))
+    .optional()
+    .describe(
+      'what a search, rerank or merge stage handed on, best first (ties by ascending id), ranks from 1',
+    ),
 });
 
 export const pipelineResponseSchema = z.strictObject({
