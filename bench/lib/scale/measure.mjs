@@ -79,12 +79,13 @@ export function pagedBudget(options, indexBytes) {
   return options.memoryBudget ?? Math.max(2 ** 20, Math.floor(indexBytes / 4));
 }
 
-/** How a service was served, from its /health: `paged` under its budget, or `memory`. */
+/** How a service was served, from its /health: `paged` or `mapped` under its budget, or `memory`. */
 export function servedAs(health, asked) {
-  if (health?.storage === undefined) return asked;
-  if (health.storage !== 'paged') return 'memory';
+  const storage = health?.storage;
+  if (storage === undefined) return asked;
+  if (storage === 'memory') return storage;
   const budget = health.memory_budget_bytes;
-  return budget === undefined ? 'paged' : `paged, budget ${(budget / 2 ** 20).toFixed(0)} MiB`;
+  return budget === undefined ? storage : `${storage}, budget ${(budget / 2 ** 20).toFixed(0)} MiB`;
 }
 
 /** Bytes of a file, or of every file under a directory. */

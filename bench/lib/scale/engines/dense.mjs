@@ -1,7 +1,7 @@
 // bench/scale.mjs's dense rows: per dimension (768 and 384 by default) and storage choice,
 // irserve-build-index over the generated shards (its own process: build time and peak RSS are
-// the build's), then the index served by the Dense engine from memory and, for the storage
-// choices that page (every one but HNSW), under a memory_budget that pages the vectors.
+// the build's), then the index served by the Dense engine from memory and under a
+// memory_budget that pages the vectors (an HNSW graph is memory-mapped).
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lastJsonLine, measuredBuild, pagedBudget, runMeasured, servedAs } from '../measure.mjs';
@@ -53,9 +53,10 @@ export const denseOf = (dim) => ({
         index,
       );
       const budget = pagedBudget(options, build.indexBytes);
-      const servings = [['memory', {}]];
-      if (!storage.startsWith('HNSW'))
-        servings.push([`paged ${budget}`, { memory_budget: budget }]);
+      const servings = [
+        ['memory', {}],
+        [`paged ${budget}`, { memory_budget: budget }],
+      ];
       for (const [how, config] of servings) {
         log(`dense: serving ${corpus.dim}-d ${factory} (${how})`);
         const spec = join(work, `dense-${storage}-${how.split(' ')[0]}.json`);

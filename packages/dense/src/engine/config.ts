@@ -81,7 +81,7 @@ export const denseConfigSchema = z
       .default(0)
       .describe('Threads an index search may use (Flat, HNSW); 0: all cores.'),
     memory_budget: memoryBudgetField(
-      "Most memory the index's vectors (or codes) may keep resident (bytes, or a size such as `8GiB`): past it, Flat, SQ and IVF indexes read them from their files on demand, the blocks read kept in a cache of this size (the operating system's page cache does the rest). Default: no limit, the vectors are read into memory.",
+      "Most memory the index's vectors (or codes) may keep resident (bytes, or a size such as `8GiB`): past it, Flat, SQ and IVF indexes read them from their files on demand, the blocks read kept in a cache of this size (the operating system's page cache does the rest), and an HNSW graph is memory-mapped instead of loaded. Default: no limit, the vectors are read into memory.",
     ).optional(),
     score_metric: z
       .enum(['ip', 'cosine'])

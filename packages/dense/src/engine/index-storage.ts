@@ -1,8 +1,11 @@
 /**
- * Where a dense service's vectors are, for `/health` and the start-up log: `memory`, or `paged`
- * (read from the index files on demand under `memory_budget`), and the bytes of them resident.
+ * Where a dense service's vectors are, for `/health` and the start-up log: `memory`, `paged`
+ * (read from the index files on demand under `memory_budget`, with the bytes of them resident)
+ * or `mapped` (an HNSW graph past `memory_budget`, memory-mapped: the page cache decides what
+ * stays resident).
  */
 import { parseByteSize } from 'irserve/plugin';
+import { HnswIndex } from '../vector-index/hnsw.js';
 import { PagedRows } from '../vector-index/paged-rows.js';
 import type { VectorIndex } from '../vector-index/types.js';
 
@@ -13,8 +16,9 @@ export function memoryBudgetBytes(budget: number | string | undefined): number |
 
 export function indexStorage(index: VectorIndex, budget: number | undefined) {
   const rows = index.rows;
+  const mapped = index instanceof HnswIndex && index.mapped;
   return {
-    storage: rows instanceof PagedRows ? 'paged' : 'memory',
+    storage: rows instanceof PagedRows ? 'paged' : mapped ? 'mapped' : 'memory',
     ...(rows ? { resident_bytes: rows.residentBytes } : {}),
     ...(budget === undefined ? {} : { memory_budget_bytes: budget }),
   };

@@ -54,13 +54,20 @@ export class HnswIndex implements VectorIndex {
   readonly count: number;
   readonly factory: string;
   readonly params: HnswParams;
+  /** Whether the graph is a memory-mapped view of its file (under a memory budget). */
+  readonly mapped: boolean;
   readonly #index: Index;
   readonly #threads: number;
   readonly #views = new Map<number, Index>();
   #path: string | undefined;
 
-  constructor(index: Index, params: HnswParams, options: { threads?: number; path?: string } = {}) {
+  constructor(
+    index: Index,
+    params: HnswParams,
+    options: { threads?: number; path?: string; mapped?: boolean } = {},
+  ) {
     this.#index = index;
+    this.mapped = options.mapped ?? false;
     this.params = params;
     this.dim = params.dim;
     this.metric = params.metric;

@@ -207,8 +207,11 @@ async function loadData(files: DataFiles, threads: number): Promise<VectorIndex>
       };
       const path = await files.path(FILES.hnswGraph);
       const index = createUsearchIndex(params);
-      index.load(path);
-      return new HnswIndex(index, params, { threads, path });
+      // Past the budget the graph (links and vectors) is mapped: the page cache holds its hot part.
+      const mapped = files.paged(m.files[FILES.hnswGraph]!.bytes);
+      if (mapped) index.view(path);
+      else index.load(path);
+      return new HnswIndex(index, params, { threads, path, mapped });
     }
     case 'ivf-flat':
     case 'ivf-pq':

@@ -3,6 +3,8 @@ import { open, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { indexStorage } from '../../src/engine/index-storage.js';
+import type { HnswIndex } from '../../src/vector-index/index.js';
 import { openIndex, saveIndex, trainAndAdd, type Metric } from '../../src/vector-index/index.js';
 import { combinedChecksum } from '../../src/vector-index/manifest.js';
 import { PagedRows } from '../../src/vector-index/paged-rows.js';
@@ -56,6 +58,31 @@ describe('an index past its memory budget is read from its files', () => {
     paged.rows!.close?.();
     expect(() => paged.search(queries, 10)).toThrow();
   });
+
+  it.each(['HNSW16', 'HNSW16,SQ8'])(
+    '%s past its budget is searched in its memory-mapped graph, as in memory',
+    async (factory) => {
+      const dir = await tempDir();
+      await saveIndex(trainAndAdd(factory, data, DIM, 'ip', { seed: 3 }), ids, dir);
+      const memory = (await openIndex(dir)).index as HnswIndex;
+      const mapped = (await openIndex(dir, { memoryBudget: 4096 })).index as HnswIndex;
+      expect([memory.mapped, mapped.mapped]).toEqual([false, true]);
+      for (const k of [1, 10, 100])
+        expect(mapped.search(queries, k)).toEqual(memory.search(queries, k));
+      expect(mapped.search(queries, 10, { efSearch: 64 })).toEqual(
+        memory.search(queries, 10, { efSearch: 64 }),
+      );
+      expect(indexStorage(mapped, 4096)).toEqual({ storage: 'mapped', memory_budget_bytes: 4096 });
+      // The graph file is still checked whole at open.
+      const path = join(dir, 'graph.usearch');
+      const bytes = await readFile(path);
+      bytes[bytes.length - 7] = bytes[bytes.length - 7]! ^ 0xff;
+      await writeFile(path, bytes);
+      await expect(openIndex(dir, { memoryBudget: 4096 })).rejects.toThrow(
+        /checksum mismatch in graph\.usearch/,
+      );
+    },
+  );
 
   it('a budget at least the rows keeps them in memory', async () => {
     const dir = await tempDir();
