@@ -9,7 +9,10 @@
 FROM node:22-bookworm-slim AS build
 WORKDIR /src
 COPY . .
-# `npm ci` runs the root `prepare` script, which builds every package's dist/.
+# `npm ci` runs the root `prepare` script, which builds every package's dist/. The image's npm 10
+# ignores the `allowScripts` policy of package.json, so onnxruntime-node's download of CUDA
+# libraries is turned off here (docs/install.md, "Offline-safe installs").
+ENV ONNXRUNTIME_NODE_INSTALL=skip
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev --no-audit --no-fund
 
 # --- run: the compiled packages and production dependencies only, as a non-root user ---

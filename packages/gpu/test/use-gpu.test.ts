@@ -142,7 +142,7 @@ describe('--use_gpu training', () => {
     );
     expect(code).toBe(1);
     expect(err.join('\n')).toMatch(
-      /--use_gpu: no GPU execution provider of ONNX Runtime could be used; tried cuda: .*onnxruntime-node-install=cuda12.*; webgpu: /,
+      /--use_gpu: no GPU execution provider of ONNX Runtime could be used; tried cuda: .*ONNXRUNTIME_NODE_INSTALL=cuda12 node .*; webgpu: /,
     );
   });
 });

@@ -36,7 +36,7 @@ describe('ONNX device', () => {
     'an explicit cuda device without the provider library names the install step',
     async () => {
       await expect(new SessionPool().acquire(TINY_BERT, { device: 'cuda' })).rejects.toThrow(
-        /device "cuda" cannot be used: cuda: the CUDA provider library is not installed \(npm rebuild onnxruntime-node/,
+        /device "cuda" cannot be used: cuda: the CUDA provider library is not installed \(ONNXRUNTIME_NODE_INSTALL=cuda12 node /,
       );
     },
   );

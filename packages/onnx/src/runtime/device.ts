@@ -20,9 +20,13 @@ export interface DeviceChoice {
   readonly skipped: string[];
 }
 
-/** How to get ONNX Runtime's CUDA provider, which the npm package does not carry. */
+/**
+ * How to get ONNX Runtime's CUDA provider, which the npm package does not carry. The package's
+ * own install script fetches it; it is run directly because installs skip it (the `allowScripts`
+ * policy of the root package.json, or `ONNXRUNTIME_NODE_INSTALL=skip`).
+ */
 export const CUDA_INSTALL_STEP =
-  'npm rebuild onnxruntime-node --onnxruntime-node-install=cuda12 (on a host with CUDA 12 and cuDNN 9)';
+  'ONNXRUNTIME_NODE_INSTALL=cuda12 node node_modules/onnxruntime-node/script/install.js (on a host with CUDA 12 and cuDNN 9, with network)';
 
 /**
  * Whether onnxruntime-node's folder holds the CUDA provider library.
