@@ -5,7 +5,7 @@
 // each library is in the process once. The `.d.ts` files stay tsc's: types still come from the
 // packages themselves.
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { build } from 'esbuild';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -20,19 +20,21 @@ const banner = [
 
 /**
  * zod's `locales` namespace (64 translations of its error messages, 340 kB) is imported by every
- * zod entry point; irserve's messages are English, so the bundle keeps `locales.en` only.
+ * zod entry point; irserve's messages are English, so the bundle keeps `locales.en` only. The
+ * module's path is relative to the repository: esbuild writes it into the bundle as a comment,
+ * and a published file names no folder of the machine that built it.
  */
 const englishOnly = {
   name: 'zod-english-only',
   setup(build) {
     build.onResolve({ filter: /\/locales\/index\.js$/ }, ({ importer, resolveDir }) =>
       /[\\/]zod[\\/]/.test(importer)
-        ? { path: join(resolveDir, '../locales'), namespace: 'zod-locales' }
+        ? { path: relative(root, join(resolveDir, '../locales')), namespace: 'zod-locales' }
         : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, ({ path }) => ({
       contents: "export { default as en } from './en.js';",
-      resolveDir: path,
+      resolveDir: join(root, path),
       loader: 'js',
     }));
   },
