@@ -106,7 +106,10 @@ function contentProblems({ folder, manifest }, packed) {
   return problems;
 }
 
-/** Runs `npm pack` once for every workspace; answers npm's JSON report per package. */
+/**
+ * Runs `npm pack` once for every workspace; answers npm's JSON report per package (npm 11 prints
+ * an array of reports, npm 12 an object of them keyed by package name).
+ */
 function pack(packages, out) {
   const args = ['pack', '--json', '--pack-destination', out];
   for (const { folder } of packages) args.push('-w', folder);
@@ -115,7 +118,8 @@ function pack(packages, out) {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return JSON.parse(stdout);
+  const reports = JSON.parse(stdout);
+  return Array.isArray(reports) ? reports : Object.values(reports);
 }
 
 function removeTarballs(out, reports) {
