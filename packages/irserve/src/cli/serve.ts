@@ -3,6 +3,7 @@ import { createAppFromFile } from '../app/from-file.js';
 import { UsageError } from '../cli-kit/index.js';
 import { tuneV8ForServing } from '../util/v8-tuning.js';
 import { isLoopback, resolveApiKey } from './api-key.js';
+import { stopWhenNpxExits } from './parent-watch.js';
 import type { CommandRun } from './command-run.js';
 import { createCliLogger } from './logger.js';
 import type { SERVE } from './usage.js';
@@ -48,7 +49,7 @@ export const serveCommand: CommandRun<typeof SERVE.flags> = async ({ flags, posi
     drainDelayMs: drainDelayMs(env.IRSERVE_DRAIN_DELAY),
     ...(flags.offline ? { offline: true } : {}),
   });
-  const stopped = waitForSignal(logger, () => app.close());
+  const stopped = waitForSignal(logger, () => app.close(), env);
   try {
     // app.listen logs the one "irserve listening on ..." line (HTTP, gRPC and metrics addresses).
     await app.listen({ port, host: flags.host });
@@ -70,17 +71,20 @@ function drainDelayMs(value: string | undefined): number {
   return seconds * 1000;
 }
 
-/** Resolves with exit code 0 after the first SIGINT/SIGTERM has drained the app; a second one forces exit 1. */
-function waitForSignal(logger: Logger, close: () => Promise<void>): Promise<number> {
+/**
+ * Resolves with exit code 0 after the first SIGINT/SIGTERM has drained the app (or, under
+ * `npx`, once the npx process is gone); a second signal forces exit 1.
+ */
+function waitForSignal(
+  logger: Logger,
+  close: () => Promise<void>,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
   return new Promise((resolveExit) => {
     let signalled = false;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (signalled) {
-        logger.warn(`${signal} again: exiting without waiting`);
-        process.exit(1);
-      }
+    const drain = (reason: string) => {
       signalled = true;
-      logger.info(`${signal}: draining in-flight requests`);
+      logger.info(`${reason}: draining in-flight requests`);
       close().then(
         () => resolveExit(0),
         (error: unknown) => {
@@ -89,7 +93,17 @@ function waitForSignal(logger: Logger, close: () => Promise<void>): Promise<numb
         },
       );
     };
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (signalled) {
+        logger.warn(`${signal} again: exiting without waiting`);
+        process.exit(1);
+      }
+      drain(signal);
+    };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    stopWhenNpxExits(env, () => {
+      if (!signalled) drain('the npx (npm exec) process that started irserve exited');
+    });
   });
 }

@@ -4,7 +4,7 @@
  * npm, which forwards the signal, and node). Both through real processes and sockets.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -49,6 +49,32 @@ function portOpen(url: string): Promise<boolean> {
   });
 }
 
+/** The pids of a process's descendants (Linux /proc), children first. */
+function descendants(pid: number): number[] {
+  const children = (parent: number): number[] => {
+    try {
+      return readdirSync(`/proc/${parent}/task`).flatMap((task) =>
+        readFileSync(`/proc/${parent}/task/${task}/children`, 'utf8')
+          .split(' ')
+          .filter(Boolean)
+          .map(Number),
+      );
+    } catch {
+      return [];
+    }
+  };
+  return children(pid).flatMap((child) => [child, ...descendants(child)]);
+}
+
+/** Whether a process runs (a zombie counts as gone: it only waits for its parent to reap it). */
+function alive(pid: number): boolean {
+  try {
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 describe('SIGTERM', () => {
   it('drains an in-flight request, then exits 0', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'irserve-signal-'));
@@ -76,6 +102,36 @@ describe('SIGTERM', () => {
       server.child.kill('SIGTERM');
       expect((await inFlight).scores).toEqual({ d1: 1 });
       expect(await server.exited).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('to the pid of `npx irserve` stops the server and leaves no process behind', async () => {
+    // npx runs `sh -c irserve ...` under npm: the signal ends npm and the shell, and the server,
+    // re-parented, notices that its parent is gone and drains as on SIGTERM.
+    const dir = await mkdtemp(join(tmpdir(), 'irserve-npx-'));
+    try {
+      await writeFile(
+        join(dir, 'echo.mjs'),
+        'export class Echo { async searchBatch(requests) { return requests.map(() => ({ d1: 1 })); } }\n',
+      );
+      const config = { file_imports: ['echo.mjs'], services: [{ name: 'echo', engine: 'Echo' }] };
+      await writeFile(join(dir, 'config.json'), JSON.stringify(config));
+      const npx = start('npx', ['irserve', join(dir, 'config.json'), '--port', '0'], ROOT);
+      const base = await npx.listening;
+      const tree = descendants(npx.child.pid!);
+      expect(tree.length, 'npx runs the server in a child process').toBeGreaterThan(0);
+      npx.child.kill('SIGTERM');
+      await npx.exited;
+      await vi.waitFor(async () => expect(await portOpen(base)).toBe(false), {
+        timeout: 10_000,
+        interval: 100,
+      });
+      await vi.waitFor(() => expect(tree.filter(alive)).toEqual([]), {
+        timeout: 10_000,
+        interval: 100,
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
