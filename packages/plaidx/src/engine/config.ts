@@ -8,6 +8,7 @@
 import {
   batchSizeField,
   httpCallFields,
+  memoryBudgetField,
   onnxSessionFields,
   parseEngineConfig,
   z,
@@ -149,6 +150,9 @@ export const plaidxConfigSchema = z.strictObject({
     .boolean()
     .default(true)
     .describe('Verify the sha256 manifest of indexes built by irserve when opening them.'),
+  memory_budget: memoryBudgetField(
+    "Most memory the index may keep resident (bytes, or a size such as `8GiB`): an index that needs more keeps its centroids, IVF and passage lengths in memory and reads the chunks' codes and residuals from their files, the pages read kept in a cache of what the budget leaves (the operating system's page cache does the rest). A chunk file past 4 GiB is always read this way. Default: no limit, the index is read into memory.",
+  ).optional(),
   use_gpu: z
     .literal(false, { error: 'GPU inference is not supported by @irserve/plaidx; remove use_gpu' })
     .optional()

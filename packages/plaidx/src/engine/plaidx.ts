@@ -8,8 +8,10 @@ import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { FormatError } from '@irserve/dense';
 import {
+  ArrayFileError,
   BaseEngine,
   IrserveError,
+  parseByteSize,
   badRequest,
   filesIdentity,
   isBlankQuery,
@@ -69,6 +71,9 @@ export class PLAIDX extends BaseEngine {
   readonly settings: PlaidxConfig;
   #encoder: TokenEncoder | undefined;
   #ready: Promise<Ready> | undefined;
+  #index: PlaidIndex | undefined;
+  /** Set when a page read from the files fails its checksum: the service refuses requests. */
+  #damage: IrserveError | undefined;
 
   constructor(init: EngineInit) {
     super(init);
@@ -117,9 +122,28 @@ export class PLAIDX extends BaseEngine {
           nbits: index.nbits,
           layout: index.layout,
           maxp: docOf !== undefined,
+          storage: index.tokens.storage,
+          resident_bytes: index.residentBytes(),
         },
-        'PLAID index opened',
+        index.tokens.storage === 'paged'
+          ? 'PLAID index opened: codes and residuals served from their files (the index needs more than config.memory_budget, or a chunk file passes 4 GiB)'
+          : 'PLAID index opened',
       );
+  }
+
+  /** Where the index is served from and how much of it is resident; down once a page is damaged. */
+  health(): Record<string, unknown> {
+    if (this.#damage) return { state: 'down', index: 'damaged' };
+    const index = this.#index;
+    return {
+      state: 'up',
+      ...(index === undefined
+        ? {}
+        : { storage: index.tokens.storage, resident_bytes: index.residentBytes() }),
+      ...(this.settings.memory_budget === undefined
+        ? {}
+        : { memory_budget_bytes: parseByteSize(this.settings.memory_budget) }),
+    };
   }
 
   /**
@@ -150,6 +174,8 @@ export class PLAIDX extends BaseEngine {
     const ready = this.#ready;
     this.#ready = undefined;
     await ready?.catch(() => undefined);
+    await this.#index?.close();
+    this.#index = undefined;
     await this.#encoder?.close();
     this.#encoder = undefined;
   }
@@ -177,13 +203,20 @@ export class PLAIDX extends BaseEngine {
     const dir = resolve(this.context.configDir, this.settings.index_path);
     let index: PlaidIndex;
     try {
-      index = await openPlaidIndex(dir, { verifyChecksums: this.settings.verify_checksums });
+      const budget = this.settings.memory_budget;
+      index = await openPlaidIndex(dir, {
+        verifyChecksums: this.settings.verify_checksums,
+        ...(budget === undefined ? {} : { memoryBudget: parseByteSize(budget) }),
+      });
     } catch (error) {
+      if (error instanceof RangeError)
+        throw new IrserveError('ERR_CONFIG', `service "${this.name}": ${error.message}`);
       if (!(error instanceof FormatError)) throw error;
       throw new IrserveError('ERR_CONFIG', `service "${this.name}": index_path: ${error.message}`, {
         cause: error,
       });
     }
+    this.#index = index;
     await this.#checkEncoderDimension(index.dim);
     const mappingPath = await this.#mappingPath(dir);
     const docOf =
@@ -253,6 +286,7 @@ export class PLAIDX extends BaseEngine {
   }
 
   async searchBatch(requests: SearchRequest[], options?: BatchOptions): Promise<Scores[]> {
+    if (this.#damage) throw this.#damage;
     const ready = await this.#open();
     const index = ready.index;
     if (!index)
@@ -265,12 +299,29 @@ export class PLAIDX extends BaseEngine {
         const queries = await this.#queries(asked, index.dim, options);
         return asked.map((request, i) => {
           const plan = plans.get(request)!;
-          const hits = plaidSearch(index, queries[i]!, plan.depth, plan.passages, plan.mask);
+          const hits = this.#guarded(() =>
+            plaidSearch(index, queries[i]!, plan.depth, plan.passages, plan.mask),
+          );
           return maxP(hits, ready.docOf, plan.limit);
         });
       },
       (request) => request.query_vectors === undefined && isBlankQuery(request),
     );
+  }
+
+  /** A damaged page met while serving from the files takes the service out of use. */
+  #guarded<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      if (!(error instanceof ArrayFileError)) throw error;
+      this.#damage = new IrserveError(
+        'ERR_ENGINE',
+        `service "${this.name}": ${error.message}; the service refuses requests until restarted with a sound index`,
+      );
+      this.context.logger.error({ service: this.name, err: error }, 'PLAID index damaged');
+      throw this.#damage;
+    }
   }
 
   #plan(request: SearchRequest, ready: Ready): Plan {

@@ -10,7 +10,7 @@ export { DTYPE_SIZE, isTensor, numel, type Tensor, type TensorDtype } from '@irs
 
 /** Throws unless `tensor` has `rank` dimensions (and the given sizes, where not undefined). */
 export function expectShape(
-  tensor: Tensor,
+  tensor: { readonly shape: readonly number[] },
   expected: readonly (number | undefined)[],
   file: string,
   what: string,

@@ -6,7 +6,7 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormatError } from '@irserve/dense';
-import { readNpyTensor } from '../formats/npy-tensor.js';
+import { readNpyInt32, readNpyTensor } from '../formats/npy-tensor.js';
 import { isTensor, type Tensor } from '../formats/tensor.js';
 import { readTorchFile } from '../formats/torch-file.js';
 
@@ -15,7 +15,8 @@ export type Layout = 'colbert' | 'npy';
 /** The IVF as stored: by passage (`ivf.pid.pt`, `ivf.npy`) or by embedding (older `ivf.pt`). */
 export interface StoredIvf {
   kind: 'pid' | 'embedding';
-  values: Tensor;
+  /** A tensor as stored, or (`ivf.npy`, read in slices) its values already as int32. */
+  values: Tensor | Int32Array;
   lengths: Tensor;
   file: string;
 }
@@ -27,6 +28,8 @@ export interface IndexFiles {
   buckets(): Promise<{ cutoffs: Tensor; weights: Tensor; file: string }>;
   ivf(): Promise<StoredIvf>;
   chunk(index: number): Promise<{ codes: Tensor; residuals: Tensor; files: [string, string] }>;
+  /** The codes and residuals files of chunk `index`. */
+  chunkFiles(index: number): [string, string];
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -92,6 +95,7 @@ function colbertFiles(dir: string): IndexFiles {
         files: [codesFile, residualsFile],
       };
     },
+    chunkFiles: (i) => [at(`${i}.codes.pt`), at(`${i}.residuals.pt`)],
   };
 }
 
@@ -112,7 +116,7 @@ function npyFiles(dir: string): IndexFiles {
     }),
     ivf: async () => ({
       kind: 'pid',
-      values: await read('ivf.npy', 'the IVF'),
+      values: await readNpyInt32(await mustExist(at('ivf.npy'), 'the IVF')),
       lengths: await read('ivf_lengths.npy', 'the IVF list lengths'),
       file: at('ivf.npy'),
     }),
@@ -121,6 +125,7 @@ function npyFiles(dir: string): IndexFiles {
       residuals: await read(`${i}.residuals.npy`, `the residuals of chunk ${i}`),
       files: [at(`${i}.codes.npy`), at(`${i}.residuals.npy`)],
     }),
+    chunkFiles: (i) => [at(`${i}.codes.npy`), at(`${i}.residuals.npy`)],
   };
 }
 

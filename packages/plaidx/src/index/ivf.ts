@@ -8,7 +8,8 @@ import { expectShape, toInt32 } from '../formats/tensor.js';
 import type { StoredIvf } from './index-files.js';
 
 export interface PidLists {
-  offsets: Int32Array;
+  /** Where each centroid's list starts (length: centroids + 1; past 2^31 entries at scale). */
+  offsets: Float64Array;
   pids: Int32Array;
 }
 
@@ -19,10 +20,14 @@ export interface PidLists {
  */
 export function pidLists(ivf: StoredIvf, numCentroids: number, docOffsets: Float64Array): PidLists {
   expectShape(ivf.lengths, [numCentroids], ivf.file, `IVF list lengths (one per centroid)`);
-  expectShape(ivf.values, [undefined], ivf.file, 'IVF');
   const lengths = toInt32(ivf.lengths, ivf.file);
-  const values = toInt32(ivf.values, ivf.file);
-  const offsets = new Int32Array(numCentroids + 1);
+  let values: Int32Array;
+  if (ivf.values instanceof Int32Array) values = ivf.values;
+  else {
+    expectShape(ivf.values, [undefined], ivf.file, 'IVF');
+    values = toInt32(ivf.values, ivf.file);
+  }
+  const offsets = new Float64Array(numCentroids + 1);
   for (let c = 0; c < numCentroids; c++) {
     if (lengths[c]! < 0) throw new FormatError(ivf.file, `negative list length at centroid ${c}`);
     offsets[c + 1] = offsets[c]! + lengths[c]!;
@@ -46,14 +51,14 @@ export function pidLists(ivf: StoredIvf, numCentroids: number, docOffsets: Float
 
 function byPassage(
   embeddings: Int32Array,
-  offsets: Int32Array,
+  offsets: Float64Array,
   docOffsets: Float64Array,
 ): PidLists {
   const numPassages = docOffsets.length - 1;
   const emb2pid = new Int32Array(docOffsets[numPassages]!);
   for (let p = 0; p < numPassages; p++) emb2pid.fill(p, docOffsets[p], docOffsets[p + 1]);
   const out = new Int32Array(embeddings.length);
-  const newOffsets = new Int32Array(offsets.length);
+  const newOffsets = new Float64Array(offsets.length);
   let written = 0;
   for (let c = 0; c + 1 < offsets.length; c++) {
     const list = Array.from(embeddings.subarray(offsets[c], offsets[c + 1]), (e) => emb2pid[e]!);

@@ -1,17 +1,29 @@
 /**
- * A PLAID index in memory: centroids, the residual codec, the IVF (centroid -> passages) and
- * every token's centroid code and packed residual, concatenated over the chunks. Files
- * written by ColBERT carry no checksums, so each part is checked for the sizes and shapes the
- * others imply, and every mismatch names its file.
+ * A PLAID index opened for search: centroids, the residual codec, the IVF (centroid ->
+ * passages) and the passages' token codes and packed residuals, chunk by chunk, in memory or
+ * served from the files through a page cache (when `memoryBudget` is less than the index
+ * needs, or a chunk file passes 4 GiB). Files written by ColBERT carry no checksums, so each
+ * part is checked for the sizes and shapes the others imply, and every mismatch names its file.
  */
 import { join } from 'node:path';
 import { FormatError } from '@irserve/dense';
-import { expectShape, toFloat32, toInt32, toUint8 } from '../formats/tensor.js';
+import { formatBytes } from 'irserve/plugin';
+import { expectShape, toFloat32 } from '../formats/tensor.js';
+import {
+  chunkSizes,
+  inMemoryBytes,
+  needsPaging,
+  pagedChunkTokens,
+  placeChunks,
+  readChunkTokens,
+  type ChunkExpectations,
+} from './chunk-tokens.js';
 import { makeCodec, type ResidualCodec } from './codec.js';
 import { indexFiles, type IndexFiles, type Layout } from './index-files.js';
 import { pidLists } from './ivf.js';
 import { verifyManifest } from './manifest.js';
 import { readDoclens, readIndexMetadata, type IndexMetadata } from './metadata.js';
+import type { ChunkLayout, PassageTokens } from './passage-tokens.js';
 
 export interface PlaidIndex {
   readonly dir: string;
@@ -27,14 +39,16 @@ export interface PlaidIndex {
   readonly centroidSquaredNorms: Float32Array;
   readonly codec: ResidualCodec;
   /** Passages of centroid c: `ivfPids[ivfOffsets[c] .. ivfOffsets[c + 1]]`, ascending. */
-  readonly ivfOffsets: Int32Array;
+  readonly ivfOffsets: Float64Array;
   readonly ivfPids: Int32Array;
   readonly doclens: Int32Array;
   /** First embedding of passage p (length numPassages + 1). */
   readonly docOffsets: Float64Array;
-  readonly codes: Int32Array;
-  /** numEmbeddings x codec.packedDim. */
-  readonly residuals: Uint8Array;
+  /** Each passage's token codes and residuals. */
+  readonly tokens: PassageTokens;
+  /** Bytes held in memory: the heads (centroids, IVF, doclens) and the resident tokens. */
+  residentBytes(): number;
+  close(): Promise<void>;
 }
 
 export interface OpenOptions {
@@ -42,7 +56,19 @@ export interface OpenOptions {
   onChunk?: (done: number, total: number) => void;
   /** Check the sha256 of every file against `irserve-manifest.json`, when present (default true). */
   verifyChecksums?: boolean;
+  /**
+   * Most bytes the index may hold in memory: past it the chunks are served from their files,
+   * the heads in memory and the rest of the budget a page cache (default: no limit).
+   */
+  memoryBudget?: number;
+  /** `paged` serves the chunks from their files whatever their size (tests, benchmarks). */
+  storage?: 'auto' | 'paged';
 }
+
+/** The page cache of an index served from its files only because a file passes 4 GiB. */
+const DEFAULT_CACHE_BYTES = 1 << 30;
+/** The least page cache an index served from its files gets (16 pages). */
+const MIN_CACHE_BYTES = 256 << 10;
 
 /**
  * Opens a PLAID index directory in either layout.
@@ -51,19 +77,39 @@ export interface OpenOptions {
  */
 export async function openPlaidIndex(dir: string, options: OpenOptions = {}): Promise<PlaidIndex> {
   const files = await indexFiles(dir);
-  if (options.verifyChecksums ?? true) await verifyManifest(dir);
+  // Sizes first (a truncated file is named as the manifest sees it), hashes once it is known
+  // which files are read whole.
+  await verifyManifest(dir, { hash: false });
   const meta = await readIndexMetadata(dir);
   const { centroids, numCentroids, dim } = await readCentroids(files, meta.nbits);
   const codec = await readCodec(files, meta.nbits, dim);
   const passages = await readPassageLayout(dir, meta);
-  const { codes, residuals } = await readChunks(files, meta, passages, {
+  const expect: ChunkExpectations = {
     codec,
-    dim,
     numCentroids,
+    rows: passages.perChunk.map((lengths) => lengths.reduce((a, b) => a + b, 0)),
     onChunk: options.onChunk,
-  });
-  const ivf = await files.ivf();
-  const { offsets, pids } = pidLists(ivf, numCentroids, passages.docOffsets);
+  };
+  const sizes = await chunkSizes(files, meta.numChunks);
+  const ivf = pidLists(await files.ivf(), numCentroids, passages.docOffsets);
+  const heads =
+    centroids.byteLength * 1.25 +
+    ivf.pids.byteLength +
+    ivf.offsets.byteLength +
+    passages.doclens.byteLength * 3;
+  const budget = options.memoryBudget;
+  const paged =
+    options.storage === 'paged' ||
+    needsPaging(sizes) ||
+    (budget !== undefined && heads + inMemoryBytes(expect) > budget);
+  const verified = await verifyManifest(dir, { hash: options.verifyChecksums ?? true, paged });
+  const tokens = paged
+    ? pagedChunkTokens(passages, { places: placeChunks(files, expect), sizes }, expect, {
+        cacheBytes: cacheBytes(budget, heads, dir),
+        pageCrcs: verified?.pageCrcs,
+        pageSize: verified?.pageSize,
+      })
+    : await readChunkTokens(files, passages, expect);
   return {
     dir,
     layout: files.layout,
@@ -75,13 +121,24 @@ export async function openPlaidIndex(dir: string, options: OpenOptions = {}): Pr
     centroids,
     centroidSquaredNorms: squaredNorms(centroids, dim),
     codec,
-    ivfOffsets: offsets,
-    ivfPids: pids,
+    ivfOffsets: ivf.offsets,
+    ivfPids: ivf.pids,
     doclens: passages.doclens,
     docOffsets: passages.docOffsets,
-    codes,
-    residuals,
+    tokens,
+    residentBytes: () => heads + tokens.residentBytes(),
+    close: () => tokens.close(),
   };
+}
+
+/** The page cache's share of the budget: what the heads leave (at least 16 pages). */
+function cacheBytes(budget: number | undefined, heads: number, dir: string): number {
+  if (budget === undefined) return DEFAULT_CACHE_BYTES;
+  if (budget < heads)
+    throw new RangeError(
+      `config.memory_budget: ${formatBytes(budget)} is less than the index at ${dir} needs in memory however it is served (${formatBytes(heads)}: its centroids, IVF and passage lengths); raise it`,
+    );
+  return Math.max(MIN_CACHE_BYTES, budget - heads);
 }
 
 /** Reads the centroids; `dim` must pack into whole bytes at `nbits` per dimension. */
@@ -114,11 +171,10 @@ async function readCodec(files: IndexFiles, nbits: number, dim: number): Promise
 }
 
 /** Token counts per passage, from every chunk's doclens file, and where each passage starts. */
-interface PassageLayout {
+interface PassageLayout extends ChunkLayout {
   /** The doclens of each chunk, as read (chunk c holds `perChunk[c].length` passages). */
   perChunk: number[][];
   doclens: Int32Array;
-  docOffsets: Float64Array;
   numEmbeddings: number;
 }
 
@@ -126,75 +182,28 @@ interface PassageLayout {
 async function readPassageLayout(dir: string, meta: IndexMetadata): Promise<PassageLayout> {
   const perChunk: number[][] = [];
   for (let c = 0; c < meta.numChunks; c++) perChunk.push(await readDoclens(dir, c));
-  const doclens = Int32Array.from(perChunk.flat());
-  const docOffsets = new Float64Array(doclens.length + 1);
-  for (let p = 0; p < doclens.length; p++) docOffsets[p + 1] = docOffsets[p]! + doclens[p]!;
-  const numEmbeddings = docOffsets[doclens.length]!;
+  const passages = perChunk.reduce((n, lengths) => n + lengths.length, 0);
+  const doclens = new Int32Array(passages);
+  const docOffsets = new Float64Array(passages + 1);
+  const firstPassage = new Int32Array(meta.numChunks + 1);
+  const firstEmbedding = new Float64Array(meta.numChunks + 1);
+  let p = 0;
+  perChunk.forEach((lengths, c) => {
+    for (const length of lengths) {
+      doclens[p] = length;
+      docOffsets[p + 1] = docOffsets[p]! + length;
+      p++;
+    }
+    firstPassage[c + 1] = p;
+    firstEmbedding[c + 1] = docOffsets[p]!;
+  });
+  const numEmbeddings = docOffsets[passages]!;
   if (meta.numEmbeddings !== undefined && meta.numEmbeddings !== numEmbeddings)
     throw new FormatError(
       join(dir, 'metadata.json'),
       `num_embeddings is ${meta.numEmbeddings} but the doclens files sum to ${numEmbeddings}`,
     );
-  return { perChunk, doclens, docOffsets, numEmbeddings };
-}
-
-/** What the chunks are checked against, from the parts read before them. */
-interface ChunkExpectations {
-  codec: ResidualCodec;
-  dim: number;
-  numCentroids: number;
-  onChunk: OpenOptions['onChunk'];
-}
-
-/** Reads every chunk's codes and residuals into one array each, checking shapes and codes. */
-async function readChunks(
-  files: IndexFiles,
-  meta: IndexMetadata,
-  passages: PassageLayout,
-  expect: ChunkExpectations,
-): Promise<{ codes: Int32Array; residuals: Uint8Array }> {
-  const { codec, dim, numCentroids } = expect;
-  const codes = new Int32Array(passages.numEmbeddings);
-  const residuals = new Uint8Array(passages.numEmbeddings * codec.packedDim);
-  let at = 0;
-  for (let c = 0; c < meta.numChunks; c++) {
-    const chunk = await files.chunk(c);
-    const rows = passages.perChunk[c]!.reduce((a, b) => a + b, 0);
-    const [codesFile, residualsFile] = chunk.files;
-    expectShape(
-      chunk.codes,
-      [rows],
-      codesFile,
-      `codes of chunk ${c} (doclens.${c}.json sums to ${rows})`,
-    );
-    expectShape(
-      chunk.residuals,
-      [rows, codec.packedDim],
-      residualsFile,
-      `residuals of chunk ${c} (dim ${dim}, nbits ${meta.nbits})`,
-    );
-    const chunkCodes = toInt32(chunk.codes, codesFile);
-    checkCodes(chunkCodes, rows, numCentroids, codesFile);
-    // One copy into the index's array; the chunk's file buffer is released afterwards, so
-    // the index never needs to fit in memory twice.
-    codes.set(chunkCodes, at);
-    residuals.set(toUint8(chunk.residuals, residualsFile), at * codec.packedDim);
-    at += rows;
-    expect.onChunk?.(c + 1, meta.numChunks);
-  }
-  return { codes, residuals };
-}
-
-/** Throws unless each of the first `rows` codes names a centroid. */
-function checkCodes(codes: Int32Array, rows: number, numCentroids: number, file: string): void {
-  for (let i = 0; i < rows; i++) {
-    const code = codes[i]!;
-    if (code < 0 || code >= numCentroids)
-      throw new FormatError(
-        file,
-        `code ${code} at row ${i} is not a centroid (0..${numCentroids - 1})`,
-      );
-  }
+  return { perChunk, doclens, docOffsets, firstPassage, firstEmbedding, numEmbeddings };
 }
 
 function squaredNorms(rows: Float32Array, dim: number): Float32Array {

@@ -96,13 +96,14 @@ export class ResidualScorer {
    * @example new ResidualScorer(index, query, centroidScores(index, query)).maxSim(42)
    */
   maxSim(pid: number): number {
-    const { codes, docOffsets } = this.#index;
+    const { tokens } = this.#index;
     const best = this.#best;
     const qlen = this.#qlen;
     best.fill(-Infinity);
-    const end = docOffsets[pid + 1]!;
-    for (let e = docOffsets[pid]!; e < end; e++) {
-      const inverseNorm = this.#tokenScores(e, codes[e]!);
+    const codes = tokens.codes(pid);
+    const residuals = tokens.residuals(pid);
+    for (let e = 0; e < codes.length; e++) {
+      const inverseNorm = this.#tokenScores(residuals, e, codes[e]!);
       const token = this.#token;
       for (let t = 0; t < qlen; t++) {
         const s = token[t]! * inverseNorm;
@@ -114,9 +115,9 @@ export class ResidualScorer {
     return total;
   }
 
-  /** Fills #token with embedding e's unnormalised scores; returns 1 / |c + r|. */
-  #tokenScores(e: number, code: number): number {
-    const { codec, centroids, centroidSquaredNorms, residuals } = this.#index;
+  /** Fills #token with the unnormalised scores of token e of `residuals`; returns 1 / |c + r|. */
+  #tokenScores(residuals: Uint8Array, e: number, code: number): number {
+    const { codec, centroids, centroidSquaredNorms } = this.#index;
     const { packedDim, perByte, byteWeights, byteSquares, dim } = codec;
     const qlen = this.#qlen;
     const table = this.#table;

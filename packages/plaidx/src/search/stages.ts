@@ -111,7 +111,6 @@ export function approximateTop(
   n: number,
   kept?: Uint8Array,
 ): Int32Array {
-  const { codes, docOffsets } = index;
   const best = new TopK(Math.min(n, pids.length));
   const perToken = new Float32Array(qlen);
   for (let i = 0; i < pids.length; i++) {
@@ -119,9 +118,7 @@ export function approximateTop(
     // ColBERT's filter starts each token's maximum at -9999: a passage whose every token
     // was pruned ranks last instead of being dropped.
     perToken.fill(-9999);
-    const end = docOffsets[pid + 1]!;
-    for (let e = docOffsets[pid]!; e < end; e++) {
-      const code = codes[e]!;
+    for (const code of index.tokens.codes(pid)) {
       if (kept && !kept[code]) continue;
       const row = code * qlen;
       for (let t = 0; t < qlen; t++) {

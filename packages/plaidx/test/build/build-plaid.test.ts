@@ -9,6 +9,7 @@ import { openPlaidIndex, type PlaidIndex } from '../../src/index/plaid-index.js'
 import { depthFor } from '../../src/search/depth.js';
 import { maxSim } from '../../src/search/maxsim.js';
 import { plaidSearch } from '../../src/search/plaid-search.js';
+import { allTokens } from '../helpers.js';
 import { syntheticCorpus, type Corpus } from '../synthetic.js';
 
 function exactTop(corpus: Corpus, q: number, k: number): number[] {
@@ -29,16 +30,9 @@ function exactTop(corpus: Corpus, q: number, k: number): number[] {
 
 function decodeAll(index: PlaidIndex): Float32Array {
   const out = new Float32Array(index.numEmbeddings * index.dim);
+  const { codes, residuals } = allTokens(index);
   for (let e = 0; e < index.numEmbeddings; e++)
-    decompressRow(
-      index.codec,
-      index.centroids,
-      index.codes[e]!,
-      index.residuals,
-      e,
-      out,
-      e * index.dim,
-    );
+    decompressRow(index.codec, index.centroids, codes[e]!, residuals, e, out, e * index.dim);
   // ColBERT normalises decompressed tokens before MaxSim (IndexScorer.score_pids).
   for (let o = 0; o < out.length; o += index.dim) {
     const row = out.subarray(o, o + index.dim);
