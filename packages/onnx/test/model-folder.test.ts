@@ -110,6 +110,14 @@ describe('loadModelFolder', () => {
       /must hold a JSON object/,
     ],
     [
+      'a tokenizer.json of another shape (a vocabulary dump)',
+      () =>
+        variant('vocab-tok', (d) =>
+          writeFileSync(join(d, 'tokenizer.json'), '{"vocab": {"[PAD]": 0}, "merges": []}'),
+        ),
+      /tokenizer\.json has no "model" object: expected the fast tokenizer file .*save_pretrained.* found the keys "vocab", "merges"/,
+    ],
+    [
       'a bad onnx_config value',
       () =>
         variant('bad-cfg', (d) =>

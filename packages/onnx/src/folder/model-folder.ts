@@ -94,7 +94,7 @@ export async function loadModelFolder(
   const tokenizerConfig =
     (await readJsonObject(folder, join(folder, 'tokenizer_config.json'))) ?? {};
   const tokenizerJson =
-    (await readJsonObject(folder, join(folder, 'tokenizer.json'))) ??
+    checkTokenizerShape(folder, await readJsonObject(folder, join(folder, 'tokenizer.json'))) ??
     (await readSpieceTokenizer(folder, tokenizerConfig));
   if (!tokenizerJson)
     throw modelError(
@@ -208,4 +208,28 @@ async function prefixesOf(
     ...(query !== undefined ? { query } : {}),
     ...(passage !== undefined ? { passage } : {}),
   };
+}
+
+/**
+ * A tokenizer.json that the tokenizers library would refuse with a message naming no file (`Tokenizer
+ * must contain a "model" property`): refused here, naming the file and what it should hold.
+ */
+function checkTokenizerShape(
+  folder: string,
+  json: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  if (json === undefined) return undefined;
+  const model = json.model;
+  if (model && typeof model === 'object' && !Array.isArray(model)) return json;
+  throw modelError(
+    folder,
+    `tokenizer.json has no "model" object: expected the fast tokenizer file that transformers' tokenizer.save_pretrained writes (with "model": {"type": "WordPiece" | "BPE" | "Unigram", "vocab": ...}), found ${describeKeys(json)}`,
+  );
+}
+
+function describeKeys(json: Record<string, unknown>): string {
+  const keys = Object.keys(json);
+  if (keys.length === 0) return 'an empty object';
+  const shown = keys.slice(0, 6).map((key) => `"${key}"`);
+  return `the keys ${shown.join(', ')}${keys.length > 6 ? ', ...' : ''}`;
 }
