@@ -93,6 +93,8 @@ export default tseslint.config(
         location: 'readonly',
         navigator: 'readonly',
         URLSearchParams: 'readonly',
+        AbortController: 'readonly',
+        DOMParser: 'readonly',
       },
     },
   },

@@ -49,9 +49,13 @@ export async function avail() {
   return (await call('GET', '/avail')).body;
 }
 
-/** The JSON body the page sends to `POST /pipeline` (also what its `curl` export sends). */
-export function pipelineBody({ pipeline, query, collection, limit }) {
-  const body = { pipeline, query, explain: true };
+/**
+ * The JSON body the page sends to `POST /pipeline` (also what its `curl` export sends): with
+ * `explain` unless `explain: false`; without `limit` the server's default depth applies (as in
+ * `irserve experiment`).
+ */
+export function pipelineBody({ pipeline, query, collection, limit, explain = true }) {
+  const body = { pipeline, query, explain };
   if (collection) body.collection = collection;
   if (limit) body.limit = limit;
   return body;

@@ -1,6 +1,7 @@
 // The playground page: two pipelines side by side on one query, their results (paged), documents
 // with the query terms marked, traces, and judgements when qrels are loaded.
 import { ApiError, avail, getKey, setKey } from './api.js';
+import { createCompare } from './compare.js';
 import { createEditor } from './editor.js';
 import { wireExport } from './export.js';
 import { queryTerms, termPattern } from './highlight.js';
@@ -219,5 +220,13 @@ window.addEventListener('hashchange', () => {
   if (!state.fromUrl) return;
   fillFromUrl(state.fromUrl);
   if (state.avail) openUrlState(state.fromUrl);
+});
+createCompare($('#compare'), {
+  pipelines: () => [panes.a, panes.b].map((pane) => pane.editor.input.value.trim()),
+  collection: () => $('#collection').value,
+  queries: () => state.queries,
+  qrels: () => state.qrels,
+  openQuery,
+  setStatus,
 });
 void loadAvail();

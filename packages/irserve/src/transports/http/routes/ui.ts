@@ -18,7 +18,8 @@ const packageDir = () => fileURLToPath(new URL('../../../../', import.meta.url))
 /**
  * Compiled modules the page imports: the pipeline parser, so it checks syntax as you type with
  * the server's own grammar, the ranking of a score map (ties broken as the server's cuts break
- * them), and `irserve eval`'s qrels reader and measures. None touches Node APIs.
+ * them), `irserve eval`'s qrels reader and measures, and `irserve experiment`'s analysis and
+ * report (the A-against-B view and experiment reports). None touches Node APIs.
  */
 export const SHARED_MODULES = [
   'core/ranked-list.js',
@@ -31,6 +32,13 @@ export const SHARED_MODULES = [
   'eval/measure-name.js',
   'eval/measures.js',
   'eval/metrics.js',
+  'experiment/analyse.js',
+  'experiment/report-html.js',
+  'experiment/special-functions.js',
+  'experiment/stats.js',
+  'experiment/svg-charts.js',
+  'experiment/table.js',
+  'util/seeded-random.js',
 ];
 
 interface StaticFile {
