@@ -130,7 +130,7 @@ export abstract class BackendEngine<Client> extends BaseEngine {
    */
   protected readonly droppedConnection = (error: unknown): void => {
     this.context.logger.debug(
-      { service: this.name, reason: redactSecrets(describe(error), this.#secrets) },
+      { reason: redactSecrets(describe(error), this.#secrets) },
       'idle back-end connection closed',
     );
   };

@@ -143,7 +143,7 @@ export class BackendLink<Client> {
         this.#client = client;
         if (this.#state === 'down')
           this.#options.logger.info(
-            { service: this.#options.service, backend: this.#options.backend },
+            { backend: this.#options.backend },
             'back-end reachable again: service available',
           );
         this.#set('up');
@@ -163,7 +163,7 @@ export class BackendLink<Client> {
     const reason = redactSecrets(describe(error), this.#options.secrets ?? []);
     if (this.#state !== 'down')
       this.#options.logger.warn(
-        { service: this.#options.service, backend: this.#options.backend, reason },
+        { backend: this.#options.backend, reason },
         'back-end unreachable: service unavailable, retrying in the background',
       );
     this.#reason = reason;

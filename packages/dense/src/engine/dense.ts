@@ -76,7 +76,6 @@ export class Dense extends BaseEngine {
     const { index, embedder } = await this.#open();
     this.context.logger.info(
       {
-        service: this.name,
         count: index.count,
         dim: index.dim,
         factory: index.factory,

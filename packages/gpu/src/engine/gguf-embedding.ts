@@ -55,10 +55,7 @@ async function openEmbedder(
   const request = await modelRequest(gguf, init.context, 'embedding');
   const lease = await GgufModelPool.of(init.context).acquire(request, init.context.logger);
   holder.lease = lease;
-  init.context.logger.info(
-    { service: init.name, ...runtimeHealth(lease) },
-    'GGUF embedding model loaded',
-  );
+  init.context.logger.info(runtimeHealth(lease), 'GGUF embedding model loaded');
   try {
     const embedder = await ggufEmbedder(lease, {
       maxLength: gguf.max_length,

@@ -40,10 +40,7 @@ export class GgufReranker extends LeasedReranker<Ready> {
   /** Loads the model (shared with other services naming the same file) before serving. */
   async start(): Promise<void> {
     const { lease } = await this.opened();
-    this.context.logger.info(
-      { service: this.name, ...runtimeHealth(lease) },
-      'GGUF reranker loaded',
-    );
+    this.context.logger.info(runtimeHealth(lease), 'GGUF reranker loaded');
   }
 
   override async close(): Promise<void> {

@@ -127,7 +127,7 @@ export class GrpcRemoteClient implements RemoteTransport {
           throw timeoutError(what);
         if (!RETRYABLE.has(code) || attempt >= retries) throw this.#finalError(error, path);
         this.#options.logger.debug(
-          { remote: this.endpoint, path, attempt, reason: (error as Error).message },
+          { grpc: this.endpoint, path, attempt, reason: (error as Error).message },
           'retrying remote call',
         );
         await sleep(backoffDelay(attempt), signal);
@@ -180,7 +180,7 @@ export class GrpcRemoteClient implements RemoteTransport {
   #reachable(): void {
     if (this.#unreachableSince === undefined) return;
     this.#unreachableSince = undefined;
-    this.#options.logger.info({ remote: this.endpoint }, 'remote reachable again');
+    this.#options.logger.info({ grpc: this.endpoint }, 'remote reachable again');
   }
 
   #finalError(error: unknown, path: string): IrserveError {
@@ -219,7 +219,7 @@ export class GrpcRemoteClient implements RemoteTransport {
       return;
     this.#unreachableSince = Date.now();
     this.#options.logger.warn(
-      { remote: this.endpoint, reason },
+      { grpc: this.endpoint, reason },
       'remote unreachable: its services fail fast until it returns',
     );
   }

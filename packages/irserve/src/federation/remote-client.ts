@@ -122,7 +122,7 @@ export class RemoteClient {
         if (!(error instanceof RetryableError) || attempt >= retries)
           throw this.#finalError(error, path);
         this.#options.logger.debug(
-          { remote: this.endpoint, path, attempt, reason: error.message },
+          { path, attempt, reason: error.message },
           'retrying remote call',
         );
         await sleep(backoffDelay(attempt), signal);
@@ -224,14 +224,14 @@ export class RemoteClient {
     if (this.#unreachableSince !== undefined || this.#closed) return;
     this.#unreachableSince = Date.now();
     this.#options.logger.warn(
-      { remote: this.endpoint, reason: error.message },
+      { reason: error.message },
       'remote unreachable: its services fail fast until it returns',
     );
     const probe = async () => {
       try {
         await this.#attempt('GET', '/ping', undefined, {});
         this.#unreachableSince = undefined;
-        this.#options.logger.info({ remote: this.endpoint }, 'remote reachable again');
+        this.#options.logger.info('remote reachable again');
       } catch {
         if (!this.#closed) this.#probe = setTimeout(() => void probe(), 500);
       }

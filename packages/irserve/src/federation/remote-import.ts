@@ -121,7 +121,6 @@ export class RemoteImport {
       if (this.#state !== 'up')
         this.#deps.logger.info(
           {
-            remote: this.client.endpoint,
             transport: this.#selected?.kind,
             services: this.#imported.size,
           },
@@ -135,7 +134,7 @@ export class RemoteImport {
       this.#lastError = (error as Error).message;
       if (this.#attempt === 0)
         this.#deps.logger.warn(
-          { remote: this.client.endpoint, reason: this.#lastError },
+          { reason: this.#lastError },
           'remote not available yet: retrying in the background',
         );
       this.#state = this.#state === 'up' ? 'up' : 'pending';
@@ -166,7 +165,7 @@ export class RemoteImport {
         if (this.#imported.has(key)) continue;
         if (registry.has(role, name)) {
           logger.info(
-            { remote: this.client.endpoint, service: name, role },
+            { service: name, role },
             'a service of this name is served here already: the local one wins',
           );
           this.#imported.add(key);
@@ -195,7 +194,7 @@ export class RemoteImport {
       this.#imported.add(`collection:${name}`);
       if (!collections.addRemote(remoteCollection(this.#transport, name, entry))) {
         logger.info(
-          { remote: this.client.endpoint, collection: name },
+          { collection: name },
           'a collection of this name is served here already: the local one wins',
         );
       }

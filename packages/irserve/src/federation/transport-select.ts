@@ -97,7 +97,7 @@ export async function selectTransport(
   } catch (error) {
     if (isAuthFailure(error)) throw error;
     logger.warn(
-      { remote: entry.endpoint, grpc: target, reason: (error as Error).message },
+      { grpc: target, reason: (error as Error).message },
       'gRPC transport not available: falling back to REST',
     );
     return { transport: rest, kind: 'rest', avail: avail ?? (await restAvail()) };

@@ -39,7 +39,6 @@ export class CrossEncoderReranker extends LeasedReranker<Ready> {
     const { scorer, lease } = await this.opened();
     this.context.logger.info(
       {
-        service: this.name,
         model: lease.folder.path,
         mode: scorer.mode,
         max_length: scorer.maxLength,

@@ -44,7 +44,6 @@ export class MT5Reranker extends LeasedReranker<Ready> {
     const { lease, tokens } = await this.opened();
     this.context.logger.info(
       {
-        service: this.name,
         model: lease.folder.path,
         token_false: tokens.false,
         token_true: tokens.true,

@@ -115,7 +115,6 @@ export class PLAIDX extends BaseEngine {
     if (index)
       this.context.logger.info(
         {
-          service: this.name,
           passages: index.numPassages,
           tokens: index.numEmbeddings,
           dim: index.dim,
@@ -256,7 +255,7 @@ export class PLAIDX extends BaseEngine {
     } catch (error) {
       if (checkpoint !== undefined) throw error;
       this.context.logger.warn(
-        { service: this.name, err: error },
+        { err: error },
         `could not ask ${field} for its dimension at start-up; every request is checked instead`,
       );
       return;
@@ -319,7 +318,7 @@ export class PLAIDX extends BaseEngine {
         'ERR_ENGINE',
         `service "${this.name}": ${error.message}; the service refuses requests until restarted with a sound index`,
       );
-      this.context.logger.error({ service: this.name, err: error }, 'PLAID index damaged');
+      this.context.logger.error({ err: error }, 'PLAID index damaged');
       throw this.#damage;
     }
   }

@@ -67,7 +67,6 @@ export class LSR extends BaseEngine {
     const { opened, encoder } = await this.#open();
     this.context.logger.info(
       {
-        service: this.name,
         passages: opened.manifest.passages,
         documents: opened.manifest.documents,
         vocabulary: opened.manifest.vocabularySize,
@@ -79,8 +78,7 @@ export class LSR extends BaseEngine {
       },
       openedMessage(opened, this.settings.search),
     );
-    if (opened.paged?.note !== undefined)
-      this.context.logger.warn({ service: this.name }, opened.paged.note);
+    if (opened.paged?.note !== undefined) this.context.logger.warn(opened.paged.note);
   }
 
   /** Logs when the background checks end; a damaged index takes the service out of use. */
@@ -93,7 +91,6 @@ export class LSR extends BaseEngine {
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         this.context.logger.info(
           {
-            service: this.name,
             search: this.settings.search,
             seconds,
             resident_bytes: opened.residentBytes(),
@@ -109,7 +106,7 @@ export class LSR extends BaseEngine {
           'ERR_ENGINE',
           `service "${this.name}": ${(error as Error).message}; the service refuses requests until restarted with a sound index`,
         );
-        this.context.logger.error({ service: this.name, err: error }, 'sparse index damaged');
+        this.context.logger.error({ err: error }, 'sparse index damaged');
       },
     );
   }
@@ -152,7 +149,7 @@ export class LSR extends BaseEngine {
           'ERR_ENGINE',
           `service "${this.name}": ${error.message}; the service refuses requests until restarted with a sound index`,
         );
-        this.context.logger.error({ service: this.name, err: error }, 'sparse index damaged');
+        this.context.logger.error({ err: error }, 'sparse index damaged');
         throw this.#damage;
       }
       throw error;

@@ -213,7 +213,7 @@ export class BM25 extends BaseEngine {
         `service "${this.name}": its index file is damaged (${error.message}); delete it and restart to rebuild it`,
         { cause: error },
       );
-      this.context.logger.error({ service: this.name, err: error }, 'bm25 index damaged');
+      this.context.logger.error({ err: error }, 'bm25 index damaged');
       throw this.#damage;
     }
   }
