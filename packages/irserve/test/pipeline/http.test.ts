@@ -174,8 +174,8 @@ describe('start-up', () => {
   it('refuses pipeline_aliases with a cycle, a clash or a syntax error', async () => {
     for (const [aliases, message] of [
       [{ a: 'b', b: 'a' }, /cycle: a -> b -> a/],
-      [{ const: 'const2' }, /"const": a service has the same name/],
-      [{ x: '{const' }, /"x": pipeline syntax error/],
+      [{ const: 'const2' }, /pipeline_aliases.const: a service has the same name/],
+      [{ x: '{const' }, /pipeline_aliases.x: pipeline syntax error/],
     ] as const) {
       await expect(
         createApp(config({ pipeline_aliases: aliases }), {
