@@ -3,6 +3,11 @@
  * device that cannot initialise is an error naming what is missing, IRSERVE_ONNX_DEVICE moves
  * sessions whose engines pass no options.
  */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import {
@@ -15,6 +20,7 @@ import {
 } from '@irserve/onnx';
 import { startApp, testWorld } from './app-helpers.js';
 import { TINY_BERT, TINY_CROSS_ENCODER } from './helpers.js';
+import { webgpuUnavailable } from '../src/runtime/vulkan-loader.js';
 
 const cudaPresent = cudaProviderInstalled();
 
@@ -29,6 +35,56 @@ describe('ONNX device', () => {
       if (device === 'cpu') expect(skipped.map((s) => s.split(':')[0])).toEqual(['cuda', 'webgpu']);
     } finally {
       await lease.release();
+    }
+  });
+
+  it('auto on a Linux host without the Vulkan loader passes WebGPU over quietly, with the reason', async () => {
+    const script = [
+      "import { SessionPool } from '@irserve/onnx';",
+      `const lease = await new SessionPool().acquire(${JSON.stringify(TINY_BERT)}, { device: 'auto' });`,
+      'console.log(JSON.stringify(lease.session.device));',
+      'await lease.release();',
+    ].join('\n');
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--input-type=module', '-e', script],
+      { cwd: import.meta.dirname },
+    );
+    const choice = JSON.parse(stdout) as { device: string; skipped: string[] };
+    if (webgpuUnavailable() === undefined) return; // a host that has Vulkan tries WebGPU itself
+    expect(choice.skipped.find((reason) => reason.startsWith('webgpu:'))).toMatch(
+      /webgpu: the Vulkan loader \(libvulkan.so.1\) is not installed/,
+    );
+    expect(stderr).not.toMatch(/dawn|Vulkan|\.cpp/i);
+  });
+
+  it('finds the Vulkan loader in the linker cache or LD_LIBRARY_PATH, and only asks on Linux', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'irserve-vulkan-'));
+    try {
+      const cache = join(dir, 'ld.so.cache');
+      await writeFile(cache, 'glibc-ld.so.cache1.1\0libm.so.6\0');
+      const env = {};
+      expect(webgpuUnavailable({ platform: 'linux', env, ldCache: cache })).toMatch(
+        /libvulkan\.so\.1\) is not installed/,
+      );
+      expect(
+        webgpuUnavailable({ platform: 'linux', env, ldCache: join(dir, 'none') }),
+      ).toBeDefined();
+      await writeFile(join(dir, 'libvulkan.so.1'), '');
+      expect(
+        webgpuUnavailable({
+          platform: 'linux',
+          env: { LD_LIBRARY_PATH: `/nowhere:${dir}` },
+          ldCache: cache,
+        }),
+      ).toBeUndefined();
+      await writeFile(cache, 'glibc-ld.so.cache1.1\0libvulkan.so.1\0/usr/lib/libvulkan.so.1\0');
+      expect(webgpuUnavailable({ platform: 'linux', env, ldCache: cache })).toBeUndefined();
+      expect(
+        webgpuUnavailable({ platform: 'darwin', env, ldCache: join(dir, 'none') }),
+      ).toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 

@@ -9,6 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ONNX_DEVICES } from 'irserve/plugin';
+import { webgpuUnavailable } from './vulkan-loader.js';
 
 export { ONNX_DEVICES };
 export type OnnxDevice = (typeof ONNX_DEVICES)[number];
@@ -89,6 +90,11 @@ export async function onDevice<T>(
   for (const candidate of candidates) {
     if (candidate === 'cuda' && !cudaProviderInstalled()) {
       skipped.push(`cuda: the CUDA provider library is not installed (${CUDA_INSTALL_STEP})`);
+      continue;
+    }
+    const noWebgpu = candidate === 'webgpu' ? webgpuUnavailable() : undefined;
+    if (noWebgpu !== undefined) {
+      skipped.push(`webgpu: ${noWebgpu}`);
       continue;
     }
     try {
