@@ -90,5 +90,5 @@ export class EngineTypes {
 
 /** What to do about an official extra that was not found. */
 function notInstalled(extra: string): string {
-  return `is provided by ${extra}, which is not installed: npm install ${extra}`;
+  return `is provided by ${extra}, which is not installed: npm install ${extra} (see docs/install.md)`;
 }

@@ -219,9 +219,9 @@ describe('installed @irserve extras', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect(error?.problems).toEqual([
-      'services[0].engine: engine "Dense" is provided by @irserve/dense, which is not installed: npm install @irserve/dense',
+      'services[0].engine: engine "Dense" is provided by @irserve/dense, which is not installed: npm install @irserve/dense (see docs/install.md)',
       expect.stringMatching(
-        /^services\[1\]\.engine: unknown engine "CrossEncoderRerankr" \(did you mean "CrossEncoderReranker", which is provided by @irserve\/onnx, which is not installed: npm install @irserve\/onnx\?\); known engines: BM25, /,
+        /^services\[1\]\.engine: unknown engine "CrossEncoderRerankr" \(did you mean "CrossEncoderReranker", which is provided by @irserve\/onnx, which is not installed: npm install @irserve\/onnx \(see docs\/install\.md\)\?\); known engines: BM25, /,
       ),
     ]);
   });
