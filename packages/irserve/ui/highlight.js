@@ -1,13 +1,21 @@
 // Query terms marked in a document's text. The text is never parsed as HTML: it is split into
 // text nodes and <mark> elements, so a document holding `<script>` or `<img onerror>` shows as
-// the characters it is.
+// the characters it is. Stop words are not marked: BM25's default analysis (Lucene's English
+// stop set) does not match them, and marking every "of" and "the" hides the terms that count.
 
+import { LUCENE_ENGLISH_STOP_WORDS } from './lib/engines/bm25/stopwords.js';
+
+const STOP_WORDS = new Set(LUCENE_ENGLISH_STOP_WORDS);
 const WORD = /[\p{L}\p{N}]+/gu;
 const SNIPPET = 400;
 
-/** The distinct words of a query, lowercased (`"Neural  neural-IR"` → `["neural", "ir"]`). */
+/**
+ * The distinct words of a query, lowercased, stop words left out
+ * (`"The neural  neural-IR"` → `["neural", "ir"]`).
+ */
 export function queryTerms(query) {
-  return [...new Set((query ?? '').toLowerCase().match(WORD) ?? [])];
+  const words = (query ?? '').toLowerCase().match(WORD) ?? [];
+  return [...new Set(words.filter((word) => !STOP_WORDS.has(word)))];
 }
 
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

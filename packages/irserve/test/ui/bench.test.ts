@@ -161,7 +161,8 @@ describe.skipIf(!executablePath)(
     });
 
     it('marks the query terms in titles and texts, and never runs markup from a document', async () => {
-      await page.fill('#query', 'WING report');
+      // "in" and "a" (stop words, in the hostile document's title) are not marked.
+      await page.fill('#query', 'WING report in a');
       await page.click('#run');
       await poll(() => page.locator('#pane-a .doc-text mark').count()).toBeGreaterThan(0);
       const marked = await page.locator('#pane-a .doc mark').allTextContents();

@@ -23,6 +23,7 @@ const packageDir = () => fileURLToPath(new URL('../../../../', import.meta.url))
  */
 export const SHARED_MODULES = [
   'core/ranked-list.js',
+  'engines/bm25/stopwords.js',
   'errors.js',
   'pipeline/ast.js',
   'pipeline/lexer.js',
