@@ -1,21 +1,15 @@
 // Seeded random numbers for the benches' synthetic corpora: the same seed gives the same
 // corpus on every machine and every run.
 
+import { seededRandom } from 'irserve/plugin';
+
 /**
- * A generator of numbers in [0, 1) (mulberry32).
+ * A generator of numbers in [0, 1): irserve's own seeded generator (mulberry32), so a bench and
+ * the server's randomised code draw the same sequence for a seed.
  *
  * @example const random = seeded(1); random() // 0.627...
  */
-export function seeded(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seeded = seededRandom;
 
 /** Standard normal draws (Box-Muller) from `random`. */
 export function gaussianOf(random) {
