@@ -7,7 +7,7 @@
 //       [--engines bm25,xapian,sparse,dense-768,dense-384,plaid]
 //       [--work DIR] [--results FILE] [--queries 1000] [--ks 10,1000] [--keep] [--fresh]
 //       [--strategies exhaustive,bmp,...] [--storages Flat,SQfp16,SQ8,IVF-PQ,HNSW32]
-//       [--memory_budget 2GiB] [--threads N]
+//       [--memory_budget 2GiB] [--threads N] [--paged_only]
 //
 // Each engine runs in processes of its own (bench/lib/scale/engines/*.mjs), so every peak RSS is
 // that engine's. Results are saved after each engine of each size (--results, default
@@ -65,6 +65,8 @@ const { values } = parseArgs({
     // The builds' --memory_budget, and the budget of the paged serving rows.
     memory_budget: { type: 'string' },
     threads: { type: 'string' },
+    // Serve only under --memory_budget (indexes larger than the machine's RAM).
+    paged_only: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     fresh: { type: 'boolean', default: false },
   },
@@ -90,8 +92,11 @@ const options = {
   denseStorages: values.storages?.split(','),
   memoryBudget: values.memory_budget,
   threads: values.threads,
+  pagedOnly: values.paged_only,
   keep: values.keep,
 };
+if (values.paged_only && !values.memory_budget)
+  throw new Error('--paged_only: give --memory_budget too (the budget the index is served under)');
 const resultsPath = values.results ?? join(values.work, 'results.json');
 await mkdir(values.work, { recursive: true });
 if (values.fresh) await rm(resultsPath, { force: true });

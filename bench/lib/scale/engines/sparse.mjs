@@ -30,15 +30,21 @@ export const sparse = {
       peakRssBytes: built.peakRssBytes,
       indexBytes: await diskBytes(index),
     };
-    const strategies = (options.strategies ?? STRATEGIES).map((search) => ({ search }));
-    // Under the budget the index is served from its files (bmp prunes there when its bounds fit).
-    if (options.memoryBudget)
-      strategies.push({ search: 'bmp', memory_budget: options.memoryBudget });
+    const listed = options.strategies ?? STRATEGIES;
+    const budget = options.memoryBudget;
+    // Under the budget the index is served from its files (bmp prunes there when its bounds
+    // fit); --paged_only serves every listed strategy so, for indexes larger than the RAM.
+    const strategies = options.pagedOnly
+      ? listed.map((search) => ({ search, memory_budget: budget }))
+      : listed.map((search) => ({ search }));
+    if (budget && !options.pagedOnly) strategies.push({ search: 'bmp', memory_budget: budget });
     const rows = [];
     for (const served of strategies) {
-      const search = served.memory_budget ? `paged under ${served.memory_budget}` : served.search;
+      const search = served.memory_budget
+        ? `${served.search}, paged under ${served.memory_budget}`
+        : served.search;
       log(`sparse: serving (${search})`);
-      const spec = join(work, `sparse-${search.replaceAll(' ', '-')}.json`);
+      const spec = join(work, `sparse-${search.replaceAll(/[ ,]+/g, '-')}.json`);
       const config = { ...served, prepare: 'background' };
       await writeFile(spec, JSON.stringify({ index, queries: corpus.queries, ks, config, work }));
       const measured = await runMeasured(process.execPath, [CHILD, spec]);

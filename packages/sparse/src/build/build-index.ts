@@ -104,6 +104,7 @@ export async function buildSparseIndex(options: BuildSparseOptions): Promise<Bui
     impactOrdered: options.impactOrdered === true,
     memoryBudget,
     log: (line) => options.logger.info(line),
+    warn: (line) => (options.logger.warn ?? options.logger.info)(line),
   });
   let manifest: SparseManifest;
   let badLines: number;

@@ -32,6 +32,7 @@ export interface BuildingOptions {
   impactOrdered: boolean;
   memoryBudget: number;
   log: (line: string) => void;
+  warn: (line: string) => void;
 }
 
 /** The builder the options call for. */
@@ -46,6 +47,7 @@ async function bounded(options: BuildingOptions): Promise<IndexBuilding> {
       options.log(
         `run ${run} written: ${passages} passages, ${postings} postings (${seconds.toFixed(1)} s); the memory budget is ${formatBytes(options.memoryBudget)}`,
       ),
+    onWarning: options.warn,
   });
   return {
     get passages() {

@@ -9,7 +9,7 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MAX_ARRAY_ELEMENTS } from 'irserve/plugin';
+import { formatBytes, MAX_ARRAY_ELEMENTS } from 'irserve/plugin';
 import { BadRecord, type PassageVector } from '../corpus/parse-record.js';
 import { STRING_FILES } from './files.js';
 import { Growable } from './growable.js';
@@ -42,6 +42,8 @@ export interface BoundedBuilderOptions {
   memoryBudget: number;
   /** Told of each run written to disk. */
   onSpill?: (spill: { run: number; postings: number; passages: number; seconds: number }) => void;
+  /** Told once when the budget is too small for runs above the minimum (a slow build). */
+  onWarning?: (message: string) => void;
 }
 
 /** What ids and the vocabulary cost in memory, per entry (strings, maps, sets), roughly. */
@@ -66,6 +68,7 @@ export class BoundedIndexBuilder {
   #postings = 0;
   /** Postings written to the forward files so far (the base of the next run's offsets). */
   #forwardWritten = 0;
+  #warnedSmallRuns = false;
   readonly runFiles: string[] = [];
 
   private constructor(options: BoundedBuilderOptions, out: IndexWriter) {
@@ -171,14 +174,30 @@ export class BoundedIndexBuilder {
   #overBudget(): boolean {
     const run = this.#run.postings;
     if (run < MIN_RUN_POSTINGS) return false;
-    const held =
-      (this.#seenPassages.size + this.#documents.values.length + this.#terms.values.length) *
-      BYTES_PER_ID;
-    return held + run * this.#bytesPerPosting + RESERVE >= this.#options.memoryBudget;
+    return this.#heldBytes() + run * this.#bytesPerPosting + RESERVE >= this.#options.memoryBudget;
+  }
+
+  /** What the passage ids, document ids and vocabulary take in memory, roughly. */
+  #heldBytes(): number {
+    const entries =
+      this.#seenPassages.size + this.#documents.values.length + this.#terms.values.length;
+    return entries * BYTES_PER_ID;
+  }
+
+  /** Once: the ids and vocabulary leave no room for runs, so every run is the smallest. */
+  #warnIfRunsAreMinimal(): void {
+    const held = this.#heldBytes();
+    if (this.#warnedSmallRuns || held + RESERVE < this.#options.memoryBudget) return;
+    this.#warnedSmallRuns = true;
+    const needed = held + RESERVE + MIN_RUN_POSTINGS * 256 * this.#bytesPerPosting;
+    this.#options.onWarning?.(
+      `the memory budget (${formatBytes(this.#options.memoryBudget)}) is used up by the ids and vocabulary of the first ${this.passages} passages (about ${formatBytes(held)}, ${BYTES_PER_ID} bytes a passage, document and term) and ${formatBytes(RESERVE)} kept for the merge, so runs are written every ${MIN_RUN_POSTINGS} postings: many small runs make a slow build. Give --memory_budget well above ${formatBytes(needed)} (the ids grow with the corpus)`,
+    );
   }
 
   /** Writes the run's forward part and its sorted postings (a run file). */
   async #spill(): Promise<void> {
+    this.#warnIfRunsAreMinimal();
     const started = performance.now();
     const { postings, passages } = this.#run;
     const sorted = await this.#writeForward();

@@ -90,6 +90,23 @@ describe('irserve-build-sparse-index in bounded memory', () => {
       expect((await readdir(dir)).filter((n) => n.includes('partial'))).toEqual([]);
     }, 60_000); // three builds: slow on a loaded machine
 
+  it('warns once, naming the budget to give, when the ids leave no room for runs', async () => {
+    const warnings: string[] = [];
+    const built = await buildSparseIndex({
+      input: corpus,
+      outputDir: join(dir, 'warned'),
+      memoryBudget: 1,
+      threads: 1,
+      logger: { info: () => {}, warn: (line) => warnings.push(line) },
+    });
+    expect(built.spills).toBeGreaterThanOrEqual(5);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/the memory budget \(1 B\) is used up by the ids/);
+    expect(warnings[0]).toMatch(
+      /runs are written every 4096 postings.*--memory_budget well above \d/,
+    );
+  });
+
   it('finds a damaged run when it merges, and leaves neither runs nor an index', async () => {
     const outputDir = join(dir, 'damaged');
     const builder = await BoundedIndexBuilder.create({
