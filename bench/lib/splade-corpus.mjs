@@ -11,6 +11,20 @@
 import { gaussianOf, zipfSampler } from './random.mjs';
 
 const TOPIC_TERMS = 200;
+
+/** `{ t<rank>: weight }` of weights by rank, in their order. */
+export function vectorOf(weights) {
+  const vector = {};
+  for (const [rank, weight] of weights) vector[`t${rank}`] = weight;
+  return vector;
+}
+
+/** The JSON of `vectorOf(weights)`, written directly (JSON.stringify's own output). */
+export function vectorJson(weights) {
+  let json = '{';
+  for (const [rank, weight] of weights) json += `${json.length > 1 ? ',' : ''}"t${rank}":${weight}`;
+  return `${json}}`;
+}
 const TOPIC_SHARE = 0.4;
 
 /**
@@ -34,18 +48,20 @@ export function spladeCorpus({ random, vocab = 30_000, terms = 120, topics = 0 }
     return [...chosen];
   });
   return {
-    passageVector() {
-      const vector = {};
+    /** A passage's weights by token rank, in the order drawn (a Map: far faster than keys). */
+    passageWeights() {
+      const weights = new Map();
       const count = Math.max(20, Math.round(terms + 25 * gaussian()));
       const topic = topics > 0 ? topicTerms[Math.floor(random() * topics)] : undefined;
-      let size = 0;
-      for (let guard = 0; size < count && guard < count * 4; guard++) {
+      for (let guard = 0; weights.size < count && guard < count * 4; guard++) {
         const rank =
           topic && random() < TOPIC_SHARE ? topic[Math.floor(random() * topic.length)] : zipf();
-        if (vector[`t${rank}`] === undefined) size++;
-        vector[`t${rank}`] = Math.round(idfWeight(rank, 0.5) * 1000) / 1000;
+        weights.set(rank, Math.round(idfWeight(rank, 0.5) * 1000) / 1000);
       }
-      return vector;
+      return weights;
+    },
+    passageVector() {
+      return vectorOf(this.passageWeights());
     },
     queryVector(passage) {
       const source = Object.keys(passage);

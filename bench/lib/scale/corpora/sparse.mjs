@@ -5,7 +5,7 @@ import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { seeded } from '../../random.mjs';
-import { spladeCorpus } from '../../splade-corpus.mjs';
+import { spladeCorpus, vectorJson, vectorOf } from '../../splade-corpus.mjs';
 
 /**
  * Writes `size` passages (`{"id": ..., "vector": {...}}` lines, three passages per document)
@@ -19,10 +19,10 @@ export async function writeSparseCorpus({ dir, size, queries, seed = 1 }) {
   const corpus = join(dir, 'encoded.jsonl');
   const out = createWriteStream(corpus);
   for (let i = 0; i < size; i++) {
-    const vector = model.passageVector();
-    if (sources.has(i)) picked.push(vector);
-    const line = JSON.stringify({ id: `doc${Math.floor(i / 3)}::${i % 3}`, vector });
-    if (!out.write(`${line}\n`)) await new Promise((resolve) => out.once('drain', resolve));
+    const weights = model.passageWeights();
+    if (sources.has(i)) picked.push(vectorOf(weights));
+    const line = `{"id":"doc${Math.floor(i / 3)}::${i % 3}","vector":${vectorJson(weights)}}\n`;
+    if (!out.write(line)) await new Promise((resolve) => out.once('drain', resolve));
   }
   await new Promise((resolve, reject) => out.end((error) => (error ? reject(error) : resolve())));
   const vectors = Array.from({ length: queries }, (_, q) =>
