@@ -5,7 +5,12 @@
  */
 import { openSync, closeSync, fstatSync } from 'node:fs';
 import { parseDescr, parseNpyPreamble, FormatError } from '@irserve/dense';
-import { fileSource, readTorchRanges, type TensorRange } from '@irserve/onnx/formats';
+import {
+  fileSource,
+  readTorchRanges,
+  type PickleData,
+  type TensorRange,
+} from '@irserve/onnx/formats';
 import { numel, type TensorDtype } from './tensor.js';
 
 export interface TensorPlace extends TensorRange {
@@ -77,15 +82,53 @@ export function npyPlace(path: string): TensorPlace {
   });
 }
 
+/**
+ * The tensors of a `.pt` file, as ranges of the file, from its directory and pickle alone (the
+ * data is not read); each is checked to lie within the file.
+ */
+function torchPlaces(path: string): PickleData<TensorPlace> {
+  return withFile(path, (fd, size) =>
+    readTorchRanges(fileSource(fd, size), path, (range): TensorPlace => {
+      if (range.offset + range.length > size)
+        throw new FormatError(
+          path,
+          `a tensor of ${range.length} bytes at byte ${range.offset} ends past the end of the file (${size} bytes; truncated)`,
+        );
+      return { file: path, ...range };
+    }),
+  );
+}
+
+function isPlace(value: PickleData<TensorPlace>): value is TensorPlace {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof Map) &&
+    'offset' in value
+  );
+}
+
 /** The one tensor a `.pt` file holds, as a range of the file (the data is not read). */
 export function torchPlace(path: string): TensorPlace {
-  return withFile(path, (fd, size) => {
-    const value = readTorchRanges(fileSource(fd, size), path, (range) => ({ ...range }));
-    const range = value as TensorRange | undefined;
-    if (typeof range !== 'object' || range === null || !('offset' in range) || !('dtype' in range))
-      throw new FormatError(path, 'expected a single tensor');
-    if (range.offset + range.length > size)
-      throw new FormatError(path, 'the tensor ends past the end of the file (truncated)');
-    return { file: path, ...range };
-  });
+  const value = torchPlaces(path);
+  if (!isPlace(value)) throw new FormatError(path, 'expected a single tensor');
+  return value;
+}
+
+/**
+ * The tensors of a `.pt` file holding a tuple of `count` tensors (ColBERT's `ivf.pid.pt`:
+ * values and lengths), as ranges of the file.
+ *
+ * @example const [values, lengths] = torchTuplePlaces('index/ivf.pid.pt', 2)
+ */
+export function torchTuplePlaces(path: string, count: number): TensorPlace[] {
+  const value = torchPlaces(path);
+  const items =
+    typeof value === 'object' && value !== null && 'kind' in value && value.kind === 'tuple'
+      ? value.items
+      : [];
+  if (items.length !== count || !items.every(isPlace))
+    throw new FormatError(path, `expected a tuple of ${count} tensors`);
+  return items as TensorPlace[];
 }

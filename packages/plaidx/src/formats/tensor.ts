@@ -4,7 +4,7 @@
  * range and name the file on failure.
  */
 import { decodeFloat16, FormatError } from '@irserve/dense';
-import type { Tensor } from '@irserve/onnx/formats';
+import { DTYPE_SIZE, type Tensor } from '@irserve/onnx/formats';
 
 export { DTYPE_SIZE, isTensor, numel, type Tensor, type TensorDtype } from '@irserve/onnx/formats';
 
@@ -66,33 +66,51 @@ export function toFloat32(tensor: Tensor, file: string): Float32Array {
 
 /** The values as int32 (a view for int32 data); int64 values must fit, or the file is refused. */
 export function toInt32(tensor: Tensor, file: string): Int32Array {
+  if (tensor.dtype === 'int32') return view(tensor.bytes, 4, (b, o, n) => new Int32Array(b, o, n));
+  const out = new Int32Array(tensor.bytes.byteLength / DTYPE_SIZE[tensor.dtype]);
+  int32Into(tensor, file, out, 0);
+  return out;
+}
+
+/**
+ * Writes the values of an integer tensor into `out` from position `at` (a slice of a larger
+ * array read a piece at a time); an int64 value that does not fit in int32 is refused naming
+ * the value and its position in `out`.
+ */
+export function int32Into(tensor: Tensor, file: string, out: Int32Array, at: number): void {
   const { bytes } = tensor;
   switch (tensor.dtype) {
     case 'int32':
-      return view(bytes, 4, (b, o, n) => new Int32Array(b, o, n));
+      return out.set(
+        view(bytes, 4, (b, o, n) => new Int32Array(b, o, n)),
+        at,
+      );
     case 'int64': {
-      const wide = view(bytes, 8, (b, o, n) => new BigInt64Array(b, o, n));
-      const out = new Int32Array(wide.length);
       // Read as two 32-bit halves: far faster than BigInt conversion per element.
-      const halves = new Int32Array(wide.buffer, wide.byteOffset, wide.length * 2);
-      for (let i = 0; i < out.length; i++) {
+      const halves = view(bytes, 8, (b, o, n) => new Int32Array(b, o, n * 2));
+      const count = halves.length / 2;
+      for (let i = 0; i < count; i++) {
         const low = halves[2 * i]!;
-        const high = halves[2 * i + 1]!;
-        if (high !== (low < 0 ? -1 : 0))
-          throw new FormatError(file, `int64 value at position ${i} does not fit in int32`);
-        out[i] = low;
+        if (halves[2 * i + 1] !== low >> 31) {
+          const value = new BigInt64Array(halves.buffer, halves.byteOffset + 8 * i, 1)[0];
+          throw new FormatError(
+            file,
+            `int64 value ${value} at position ${at + i} does not fit in int32`,
+          );
+        }
+        out[at + i] = low;
       }
-      return out;
+      return;
     }
     case 'int16':
-      return Int32Array.from(view(bytes, 2, (b, o, n) => new Int16Array(b, o, n)));
-    case 'uint8':
-    case 'int8':
-      return Int32Array.from(
-        tensor.dtype === 'uint8'
-          ? bytes
-          : new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      return out.set(
+        view(bytes, 2, (b, o, n) => new Int16Array(b, o, n)),
+        at,
       );
+    case 'uint8':
+      return out.set(bytes, at);
+    case 'int8':
+      return out.set(new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), at);
     case 'float64':
     case 'float32':
     case 'float16':

@@ -6,18 +6,24 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormatError } from '@irserve/dense';
-import { readNpyInt32, readNpyTensor } from '../formats/npy-tensor.js';
+import { readInt32Place } from '../formats/int32-place.js';
+import { readNpyTensor } from '../formats/npy-tensor.js';
+import { npyPlace, torchTuplePlaces } from '../formats/tensor-place.js';
 import { isTensor, type Tensor } from '../formats/tensor.js';
 import { readTorchFile } from '../formats/torch-file.js';
 
 export type Layout = 'colbert' | 'npy';
 
-/** The IVF as stored: by passage (`ivf.pid.pt`, `ivf.npy`) or by embedding (older `ivf.pt`). */
+/**
+ * The IVF as stored: by passage (`ivf.pid.pt`, `ivf.npy`) or by embedding (older `ivf.pt`).
+ * Both tensors are read from their places in slices, so the file may pass 4 GiB.
+ */
 export interface StoredIvf {
   kind: 'pid' | 'embedding';
-  /** A tensor as stored, or (`ivf.npy`, read in slices) its values already as int32. */
-  values: Tensor | Int32Array;
-  lengths: Tensor;
+  /** The lists one after another (passage or embedding ids). */
+  values: Int32Array;
+  /** The length of each centroid's list. */
+  lengths: Int32Array;
   file: string;
 }
 
@@ -83,8 +89,13 @@ function colbertFiles(dir: string): IndexFiles {
       const kind = (await exists(byPid)) ? 'pid' : 'embedding';
       const file =
         kind === 'pid' ? byPid : await mustExist(at('ivf.pt'), 'the IVF (ivf.pid.pt or ivf.pt)');
-      const [values, lengths] = await torchPair(file);
-      return { kind, values, lengths, file };
+      const [values, lengths] = torchTuplePlaces(file, 2);
+      return {
+        kind,
+        values: await readInt32Place(values!, 'IVF'),
+        lengths: await readInt32Place(lengths!, 'IVF list lengths'),
+        file,
+      };
     },
     chunk: async (i) => {
       const codesFile = await mustExist(at(`${i}.codes.pt`), `the codes of chunk ${i}`);
@@ -114,12 +125,16 @@ function npyFiles(dir: string): IndexFiles {
       weights: await read('bucket_weights.npy', 'the bucket weights'),
       file: at('bucket_weights.npy'),
     }),
-    ivf: async () => ({
-      kind: 'pid',
-      values: await readNpyInt32(await mustExist(at('ivf.npy'), 'the IVF')),
-      lengths: await read('ivf_lengths.npy', 'the IVF list lengths'),
-      file: at('ivf.npy'),
-    }),
+    ivf: async () => {
+      const file = await mustExist(at('ivf.npy'), 'the IVF');
+      const lengthsFile = await mustExist(at('ivf_lengths.npy'), 'the IVF list lengths');
+      return {
+        kind: 'pid',
+        values: await readInt32Place(npyPlace(file), 'IVF'),
+        lengths: await readInt32Place(npyPlace(lengthsFile), 'IVF list lengths'),
+        file,
+      };
+    },
     chunk: async (i) => ({
       codes: await read(`${i}.codes.npy`, `the codes of chunk ${i}`),
       residuals: await read(`${i}.residuals.npy`, `the residuals of chunk ${i}`),

@@ -4,7 +4,7 @@
  * passages and deduplicated here, as ColBERT's `optimize_ivf` does.
  */
 import { FormatError } from '@irserve/dense';
-import { expectShape, toInt32 } from '../formats/tensor.js';
+import { expectShape } from '../formats/tensor.js';
 import type { StoredIvf } from './index-files.js';
 
 export interface PidLists {
@@ -19,14 +19,9 @@ export interface PidLists {
  * @example pidLists(await files.ivf(), 65536, docOffsets).pids.length
  */
 export function pidLists(ivf: StoredIvf, numCentroids: number, docOffsets: Float64Array): PidLists {
-  expectShape(ivf.lengths, [numCentroids], ivf.file, `IVF list lengths (one per centroid)`);
-  const lengths = toInt32(ivf.lengths, ivf.file);
-  let values: Int32Array;
-  if (ivf.values instanceof Int32Array) values = ivf.values;
-  else {
-    expectShape(ivf.values, [undefined], ivf.file, 'IVF');
-    values = toInt32(ivf.values, ivf.file);
-  }
+  const { lengths, values } = ivf;
+  const shape = [lengths.length];
+  expectShape({ shape }, [numCentroids], ivf.file, `IVF list lengths (one per centroid)`);
   const offsets = new Float64Array(numCentroids + 1);
   for (let c = 0; c < numCentroids; c++) {
     if (lengths[c]! < 0) throw new FormatError(ivf.file, `negative list length at centroid ${c}`);
