@@ -45,6 +45,8 @@ export interface DenseOptions {
 interface Ready {
   index: VectorIndex;
   ids: string[];
+  /** How a graph served in place was verified at start (open.ts). */
+  verified: string | undefined;
   subsets: SubsetLabels | undefined;
   embedder: Embedder;
 }
@@ -73,25 +75,28 @@ export class Dense extends BaseEngine {
 
   /** Opens the index, the subset mapping and the encoder before the server accepts requests. */
   async start(): Promise<void> {
-    const { index, embedder } = await this.#open();
+    const { index, embedder, verified } = await this.#open();
     this.context.logger.info(
       {
         count: index.count,
         dim: index.dim,
         factory: index.factory,
         embedder: embedder.label,
-        ...indexStorage(index, memoryBudgetBytes(this.settings.memory_budget)),
+        ...indexStorage(index, memoryBudgetBytes(this.settings.memory_budget), verified),
       },
       'dense index opened',
     );
   }
 
-  /** For `/health`: where the vectors are (`memory` or `paged`) and how much of them is resident. */
+  /**
+   * For `/health`: where the vectors are (`memory`, `paged` or `mapped`), how much of them is
+   * resident, and how a mapped graph was verified at start.
+   */
   health(): Record<string, unknown> {
     const opened = this.#opened;
     if (opened === undefined) return { state: 'up', index: 'loading' };
     const budget = memoryBudgetBytes(this.settings.memory_budget);
-    return { state: 'up', index: 'ready', ...indexStorage(opened.index, budget) };
+    return { state: 'up', index: 'ready', ...indexStorage(opened.index, budget, opened.verified) };
   }
 
   /**
@@ -125,9 +130,10 @@ export class Dense extends BaseEngine {
 
   async #load(): Promise<Ready> {
     const path = resolve(this.context.configDir, this.settings.index_path);
-    const { index, ids } = await openIndex(path, {
+    const { index, ids, verified } = await openIndex(path, {
       threads: this.settings.threads,
       memoryBudget: memoryBudgetBytes(this.settings.memory_budget),
+      warn: (message) => this.context.logger.warn(message),
     });
     const mapping = this.settings.id_to_subset_mapping;
     const subsets =
@@ -148,7 +154,7 @@ export class Dense extends BaseEngine {
       );
     }
     if (embedder.prefixes) this.#prompts = promptsOf(this.settings, embedder.prefixes);
-    this.#opened = { index, ids, subsets, embedder };
+    this.#opened = { index, ids, verified, subsets, embedder };
     return this.#opened;
   }
 

@@ -2,7 +2,8 @@
  * Where a dense service's vectors are, for `/health` and the start-up log: `memory`, `paged`
  * (read from the index files on demand under `memory_budget`, with the bytes of them resident)
  * or `mapped` (an HNSW graph past `memory_budget`, memory-mapped: the page cache decides what
- * stays resident).
+ * stays resident), and for a file served in place how this start verified it (`verified`:
+ * by the stamp of an earlier start's hash, or hashed at start).
  */
 import { parseByteSize } from 'irserve/plugin';
 import { HnswIndex } from '../vector-index/hnsw.js';
@@ -14,12 +15,13 @@ export function memoryBudgetBytes(budget: number | string | undefined): number |
   return budget === undefined ? undefined : parseByteSize(budget);
 }
 
-export function indexStorage(index: VectorIndex, budget: number | undefined) {
+export function indexStorage(index: VectorIndex, budget: number | undefined, verified?: string) {
   const rows = index.rows;
   const mapped = index instanceof HnswIndex && index.mapped;
   return {
     storage: rows instanceof PagedRows ? 'paged' : mapped ? 'mapped' : 'memory',
     ...(rows ? { resident_bytes: rows.residentBytes } : {}),
     ...(budget === undefined ? {} : { memory_budget_bytes: budget }),
+    ...(verified === undefined ? {} : { verified }),
   };
 }

@@ -14,6 +14,13 @@ export interface OpenedIndex {
   /** The document id of each vector position. */
   ids: string[];
   manifest: Manifest;
+  /**
+   * How a file served in place (a memory-mapped HNSW graph) was verified at this start:
+   * `stamp of <ISO time>` (an earlier start's hash, its file unchanged since) or
+   * `hashed at start (<s> s)`; absent when every file was read and hashed, or is paged with
+   * page checksums.
+   */
+  verified?: string;
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -1,3 +1,6 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { combinedChecksum } from '../../src/vector-index/manifest.js';
 import { seededRandom } from '../../src/vector-index/random.js';
 import type { Metric, SearchResult } from '../../src/vector-index/index.js';
 
@@ -56,4 +59,14 @@ export function recall(result: SearchResult, truth: Int32Array, k: number): numb
     for (let i = 0; i < k; i++) if (want.has(result.labels[q * k + i]!)) hits++;
   }
   return hits / (nq * k);
+}
+
+/** Makes rows file `name` of index `dir` as written before page checksums (no `<name>.crc32`). */
+export async function withoutPageChecksums(dir: string, name: string): Promise<void> {
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+  delete manifest.files[name].pageBytes;
+  delete manifest.files[`${name}.crc32`];
+  manifest.checksum = combinedChecksum(manifest.files);
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+  await rm(join(dir, `${name}.crc32`));
 }
