@@ -85,7 +85,12 @@ export function servedAs(health, asked) {
   if (storage === undefined) return asked;
   if (storage === 'memory') return storage;
   const budget = health.memory_budget_bytes;
-  return budget === undefined ? storage : `${storage}, budget ${(budget / 2 ** 20).toFixed(0)} MiB`;
+  const served =
+    budget === undefined ? storage : `${storage}, budget ${(budget / 2 ** 20).toFixed(0)} MiB`;
+  // A mapped graph says how this start verified it: hashed, or by an earlier start's stamp.
+  const verified = health.verified;
+  if (typeof verified !== 'string') return served;
+  return `${served}, ${verified.startsWith('stamp') ? 'verified by its stamp' : verified}`;
 }
 
 /** Bytes of a file, or of every file under a directory. */

@@ -57,9 +57,12 @@ export const denseOf = (dim) => ({
         ['memory', {}],
         [`paged ${budget}`, { memory_budget: budget }],
       ];
+      // A mapped graph is hashed at its first start and checked by a stamp after: time both.
+      if (storage.startsWith('HNSW'))
+        servings.push([`paged ${budget} restart`, { memory_budget: budget }]);
       for (const [how, config] of servings) {
         log(`dense: serving ${corpus.dim}-d ${factory} (${how})`);
-        const spec = join(work, `dense-${storage}-${how.split(' ')[0]}.json`);
+        const spec = join(work, `dense-${storage}-${how.replaceAll(' ', '-')}.json`);
         const { queries, dim } = corpus;
         const seconds = QUERY_SECONDS;
         await writeFile(spec, JSON.stringify({ index, queries, dim, ks, config, work, seconds }));
