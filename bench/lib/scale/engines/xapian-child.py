@@ -30,9 +30,6 @@ def analysis():
 
 def build(spec):
     stemmer, stopper = analysis()
-    # Flush every million documents, not every 10,000 (Xapian's default): how a large
-    # collection is indexed, several times faster, at about 1-2 GB of memory.
-    os.environ.setdefault("XAPIAN_FLUSH_THRESHOLD", "1000000")
     db = xapian.WritableDatabase(os.path.join(spec["dir"], "xapian"), xapian.DB_CREATE_OR_OVERWRITE)
     generator = xapian.TermGenerator()
     generator.set_stemmer(stemmer)
