@@ -11,6 +11,7 @@
 import { gaussianOf, zipfSampler } from './random.mjs';
 
 const TOPIC_TERMS = 200;
+const TOPIC_SHARE = 0.4;
 
 /** `{ t<rank>: weight }` of weights by rank, in their order. */
 export function vectorOf(weights) {
@@ -25,7 +26,6 @@ export function vectorJson(weights) {
   for (const [rank, weight] of weights) json += `${json.length > 1 ? ',' : ''}"t${rank}":${weight}`;
   return `${json}}`;
 }
-const TOPIC_SHARE = 0.4;
 
 /**
  * @example
