@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cp, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import type { App } from 'irserve';
-import type { EngineContext } from 'irserve/plugin';
+import { engineContext } from 'irserve/testing';
 import {
   CrossEncoderReranker,
   PairScorer,
@@ -195,13 +194,7 @@ describe('CrossEncoderReranker cacheIdentity (issue 39, item 1)', () => {
     const root = await mkdtemp(join(tmpdir(), 'irserve-ce-identity-'));
     await cp(TINY_CROSS_ENCODER, join(root, 'copy'), { recursive: true });
     const identity = async (model_path: string) => {
-      const context = {
-        logger: pino({ level: 'silent' }),
-        configDir: root,
-        cacheDir: join(root, 'cache'),
-        interactive: false,
-        resources: new Map(),
-      } as unknown as EngineContext;
+      const context = engineContext({ name: 'ce', configDir: root });
       const engine = new CrossEncoderReranker({ name: 'ce', config: { model_path }, context });
       await engine.start();
       const value = await engine.cacheIdentity();

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionPool, TextEncoder, sessionPoolFor } from '@irserve/onnx';
 import type { EngineContext } from 'irserve/plugin';
+import { engineContext } from 'irserve/testing';
 import { TINY_BERT, TINY_CROSS_ENCODER, TINY_MLM, TINY_YES_NO, maxDiff } from './helpers.js';
 
 const pool = new SessionPool();
@@ -22,10 +23,14 @@ describe('SessionPool', () => {
   });
 
   it('an app shares its pool through context.resources; a bare context gets its own', () => {
-    const resources = new Map<string, unknown>();
-    const context = { resources } as unknown as EngineContext;
+    const context = engineContext();
     expect(sessionPoolFor(context)).toBe(sessionPoolFor(context));
-    const bare = {} as EngineContext;
+    expect(sessionPoolFor(engineContext({ resources: context.resources }))).toBe(
+      sessionPoolFor(context),
+    );
+    // Outside an app (no shared map), each call makes its own pool.
+    const { resources: _shared, ...rest } = engineContext();
+    const bare: EngineContext = rest;
     expect(sessionPoolFor(bare)).not.toBe(sessionPoolFor(bare));
   });
 

@@ -4,20 +4,13 @@
  * graph, and the vectors equal those of the same weights exported by torch.onnx.export.
  */
 import { rm } from 'node:fs/promises';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { EngineContext } from 'irserve/plugin';
+import { engineContext } from 'irserve/testing';
 import { encoderConfigSchema } from '../../src/engine/encoder-config.js';
 import { localEmbedder } from '../../src/engine/local-embedder.js';
 import { checkpointCopy, exportedFolder } from '../../../onnx/test/checkpoint-helpers.js';
 
-const context = {
-  configDir: '/',
-  cacheDir: '/',
-  interactive: false,
-  logger: pino({ level: 'silent' }),
-  resources: new Map(),
-} as unknown as EngineContext;
+const context = engineContext();
 
 /** What sentence-transformers writes beside a model it saves. */
 const SENTENCE_TRANSFORMERS = {

@@ -1,10 +1,8 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from 'irserve';
-import type { EngineContext } from 'irserve/plugin';
-import { post, startTestApp } from 'irserve/testing';
+import { engineContext, post, startTestApp } from 'irserve/testing';
 import { CrossEncoderReranker, sessionPoolFor } from '@irserve/onnx';
 import { Dense, SentenceTransformerEngine } from '../../src/index.js';
 import { importOnnx } from '../../src/engine/local-embedder.js';
@@ -144,14 +142,8 @@ describe('Dense embedBatch and shared sessions', () => {
   });
   afterAll(async () => world?.close());
 
-  function engine(resources: Map<string, unknown>, config: Record<string, unknown>): Dense {
-    const context = {
-      logger: pino({ level: 'silent' }),
-      configDir: world.dir,
-      cacheDir: join(world.dir, 'cache'),
-      interactive: false,
-      resources,
-    } as unknown as EngineContext;
+  function engine(config: Record<string, unknown>, resources = new Map<string, unknown>()): Dense {
+    const context = engineContext({ name: 'dense', configDir: world.dir, resources });
     return new Dense({ name: 'dense', config, context });
   }
 
@@ -162,10 +154,10 @@ describe('Dense embedBatch and shared sessions', () => {
       query_prompt: 'query: {query}',
       passage_prompt: 'passage: {passage}',
     };
-    const a = engine(resources, { index_path: world.indexDir, encoder });
-    const b = engine(resources, { index_path: world.indexDir, encoder: { model_path: TINY_BERT } });
+    const a = engine({ index_path: world.indexDir, encoder }, resources);
+    const b = engine({ index_path: world.indexDir, encoder: { model_path: TINY_BERT } }, resources);
     await Promise.all([a.start(), b.start()]);
-    expect(sessionPoolFor({ resources } as unknown as EngineContext).size).toBe(1);
+    expect(sessionPoolFor(engineContext({ resources })).size).toBe(1);
     const vectors = await a.embedBatch([
       { text: 'cat', kind: 'query' },
       { text: 'cat', kind: 'passage' },
@@ -177,9 +169,9 @@ describe('Dense embedBatch and shared sessions', () => {
       /kind: must be/,
     );
     await a.close();
-    expect(sessionPoolFor({ resources } as unknown as EngineContext).size).toBe(1);
+    expect(sessionPoolFor(engineContext({ resources })).size).toBe(1);
     await b.close();
-    expect(sessionPoolFor({ resources } as unknown as EngineContext).size).toBe(0);
+    expect(sessionPoolFor(engineContext({ resources })).size).toBe(0);
   });
 
   it("the prompts default to the model folder's sentence-transformers prompts", async () => {
@@ -189,8 +181,8 @@ describe('Dense embedBatch and shared sessions', () => {
       join(dir, 'config_sentence_transformers.json'),
       JSON.stringify({ prompts: { query: 'query: ', document: 'passage: ' } }),
     );
-    const dense = engine(new Map(), { index_path: world.indexDir, encoder: { model_path: dir } });
-    const given = engine(new Map(), {
+    const dense = engine({ index_path: world.indexDir, encoder: { model_path: dir } });
+    const given = engine({
       index_path: world.indexDir,
       encoder: { model_path: dir, query_prompt: '{query}' },
     });
@@ -223,7 +215,7 @@ describe('Dense embedBatch and shared sessions', () => {
       otherIndex,
     );
     const identity = async (index: string, model: string) => {
-      const dense = engine(new Map(), { index_path: index, encoder: { model_path: model } });
+      const dense = engine({ index_path: index, encoder: { model_path: model } });
       await dense.start();
       const value = await dense.cacheIdentity();
       await dense.close();
@@ -236,7 +228,7 @@ describe('Dense embedBatch and shared sessions', () => {
   });
 
   it('a blank query or a zero query vector finds nothing (issue 39, item 6)', async () => {
-    const dense = engine(new Map(), {
+    const dense = engine({
       index_path: world.indexDir,
       encoder: { model_path: TINY_BERT },
     });
@@ -251,7 +243,7 @@ describe('Dense embedBatch and shared sessions', () => {
     await dense.close();
     // An embedder that maps a text (stop words, for a toy model) to the zero vector: once, the
     // first documents of the index with score 0.
-    const context = { logger: pino({ level: 'silent' }), configDir: world.dir } as EngineContext;
+    const context = engineContext({ name: 'zeros', configDir: world.dir });
     const zeros = new Dense(
       {
         name: 'zeros',
@@ -283,7 +275,7 @@ describe('Dense embedBatch and shared sessions', () => {
       ['x', 'y'],
       other,
     );
-    const dense = engine(new Map(), { index_path: other, encoder: { model_path: TINY_BERT } });
+    const dense = engine({ index_path: other, encoder: { model_path: TINY_BERT } });
     await expect(dense.start()).rejects.toMatchObject({
       code: 'ERR_CONFIG',
       message: expect.stringMatching(
@@ -310,12 +302,12 @@ describe('Dense embedBatch and shared sessions', () => {
     [{ encoder: { model_path: TINY_BERT, query_prompt: 'no slot' } }, /encoder\.query_prompt/],
     [{ embedding_base_url: 'http://127.0.0.1:1/v1' }, /embedding_model_name: required/],
   ])('config %j is refused', (config, message) => {
-    expect(() => engine(new Map(), { index_path: world.indexDir, ...config })).toThrow(message);
+    expect(() => engine({ index_path: world.indexDir, ...config })).toThrow(message);
   });
 
   it('a missing model folder or a graph that does not fit the pooling fails start-up', async () => {
     await expect(
-      engine(new Map(), {
+      engine({
         index_path: world.indexDir,
         encoder: { model_path: 'no/such/model' },
       }).start(),
@@ -323,13 +315,13 @@ describe('Dense embedBatch and shared sessions', () => {
       /config\.encoder\.model_path: model no\/such\/model is not in the Hugging Face cache/,
     );
     await expect(
-      engine(new Map(), {
+      engine({
         index_path: world.indexDir,
         encoder: { model_path: TINY_CROSS_ENCODER, pooling: 'mean' },
       }).start(),
     ).rejects.toThrow(/pooling "mean" needs a \[batch, sequence, hidden\] output/);
     await expect(
-      engine(new Map(), {
+      engine({
         index_path: world.indexDir,
         encoder: { model_path: TINY_CROSS_ENCODER },
       }).start(),

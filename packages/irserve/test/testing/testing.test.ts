@@ -148,10 +148,13 @@ describe('irserve/testing', () => {
   });
 });
 
-it("docs/plugins.md's example is plugin-example.test.ts", () => {
+it.each([
+  ['## Testing an engine', 'plugin-example.test.ts'],
+  ['### An engine without an app', 'engine-context-example.test.ts'],
+])("docs/plugins.md's example under %s is %s", (heading, file) => {
   const docs = readFileSync(new URL('../../../../docs/plugins.md', import.meta.url), 'utf8');
-  const section = docs.slice(docs.indexOf('## Testing an engine'));
+  const section = docs.slice(docs.indexOf(heading));
   const example = section.slice(section.indexOf('```ts\n') + 6, section.indexOf('```\n', 10));
-  const test = readFileSync(new URL('./plugin-example.test.ts', import.meta.url), 'utf8');
+  const test = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8');
   expect(test.split('\n').slice(1).join('\n').trim()).toBe(example.trim());
 });

@@ -5,18 +5,12 @@
  * exported by torch.onnx.export.
  */
 import { rm } from 'node:fs/promises';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { EngineContext } from 'irserve/plugin';
+import { engineContext } from 'irserve/testing';
 import { onnxColbertEncoder } from '../../src/engine/onnx-encoder.js';
 import { checkpointCopy, exportedFolder } from '../../../onnx/test/checkpoint-helpers.js';
 
-const context = {
-  configDir: '/',
-  cacheDir: '/',
-  interactive: false,
-  logger: pino({ level: 'silent' }),
-} as unknown as EngineContext;
+const context = engineContext();
 
 const open = (checkpoint: string) =>
   onnxColbertEncoder(

@@ -5,9 +5,8 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createModelSource, type EngineContext } from 'irserve/plugin';
+import { engineContext } from 'irserve/testing';
 import { HubStandIn } from '../../../irserve/test/helpers/hub-stand-in.js';
 import { filesOf } from '../../../irserve/test/helpers/hub-models.js';
 import { onnxColbertEncoder } from '../../src/engine/onnx-encoder.js';
@@ -36,19 +35,10 @@ describe('PLAIDX checkpoint from the hub', () => {
 
   it('encodes queries as the torch model', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'plaidx-hub-'));
-    const logger = pino({ level: 'silent' });
-    const context = {
+    const context = engineContext({
       configDir: dir,
-      cacheDir: dir,
-      interactive: false,
-      logger,
-      models: createModelSource({
-        configDir: dir,
-        logger,
-        interactive: false,
-        env: { HF_ENDPOINT: hub.endpoint, HF_HUB_CACHE: join(dir, 'hf') },
-      }),
-    } as unknown as EngineContext;
+      env: { HF_ENDPOINT: hub.endpoint, HF_HUB_CACHE: join(dir, 'hf') },
+    });
     const encoder = await onnxColbertEncoder(
       { checkpoint: REPO, batchSize: 2, windowSize: 180, windowStride: 90, threads: 1 },
       context,

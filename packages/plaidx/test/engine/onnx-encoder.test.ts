@@ -6,9 +6,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineContext } from 'irserve/plugin';
+import { engineContext } from 'irserve/testing';
 import { buildPlaidIndex } from '../../src/build/build-plaid.js';
 import { memoryShards } from '../../src/build/token-shards.js';
 import { onnxColbertEncoder } from '../../src/engine/onnx-encoder.js';
@@ -40,13 +39,7 @@ describe('ONNX ColBERT encoder', () => {
   beforeAll(async () => {
     expected = JSON.parse(await readFile(`${CHECKPOINT}/expected.json`, 'utf8')) as Expected;
     dir = await mkdtemp(join(tmpdir(), 'plaidx-onnx-'));
-    const context = {
-      configDir: dir,
-      cacheDir: dir,
-      interactive: false,
-      logger: pino({ level: 'silent' }),
-    } as unknown as EngineContext;
-    encoder = await onnxColbertEncoder(options, context);
+    encoder = await onnxColbertEncoder(options, engineContext({ configDir: dir }));
   });
   afterAll(async () => {
     await encoder?.close();
@@ -169,12 +162,7 @@ describe('ONNX ColBERT encoder', () => {
   });
 
   it('refuses a folder without the markers or a 3-D output, naming it', async () => {
-    const context = {
-      configDir: dir,
-      cacheDir: dir,
-      interactive: false,
-      logger: pino({ level: 'silent' }),
-    } as unknown as EngineContext;
+    const context = engineContext({ configDir: dir });
     await expect(
       onnxColbertEncoder({ ...options, checkpoint: join(dir, 'nothing-here') }, context),
     ).rejects.toThrow(/nothing-here/);

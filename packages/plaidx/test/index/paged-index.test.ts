@@ -2,8 +2,7 @@ import { open, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { npyPreamble } from '@irserve/dense';
-import type { EngineContext } from 'irserve/plugin';
-import { pino } from 'pino';
+import { engineContext } from 'irserve/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPlaidIndex } from '../../src/build/build-plaid.js';
 import { memoryShards } from '../../src/build/token-shards.js';
@@ -111,18 +110,7 @@ describe('a PLAID index served from its files', () => {
   });
 
   it('says in /health and the start log where the index is and how much is resident', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = pino(
-      { level: 'info' },
-      { write: (line: string) => lines.push(JSON.parse(line)) },
-    );
-    const context = {
-      logger,
-      configDir: dir,
-      cacheDir: join(dir, 'cache'),
-      interactive: false,
-      resources: new Map(),
-    } as unknown as EngineContext;
+    const context = engineContext({ name: 'plaid', configDir: dir });
     const budget = Math.floor(memory.residentBytes() / 2);
     const engine = new PLAIDX({
       name: 'plaid',
@@ -133,7 +121,7 @@ describe('a PLAID index served from its files', () => {
     try {
       const health = engine.health();
       expect(health).toMatchObject({ state: 'up', storage: 'paged', memory_budget_bytes: budget });
-      const opened = lines.find((line) => String(line['msg']).startsWith('PLAID index opened'));
+      const opened = context.logs.find(/^PLAID index opened/);
       expect(opened).toMatchObject({ storage: 'paged' });
       expect(opened!['resident_bytes']).toBeLessThanOrEqual(budget);
       expect(String(opened!['msg'])).toMatch(/served from their files/);

@@ -5,17 +5,12 @@
  * torch.onnx.export.
  */
 import { rm } from 'node:fs/promises';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { EngineContext } from 'irserve';
+import { engineContext } from 'irserve/testing';
 import { OnnxSpladeEncoder } from '../../src/encoders/onnx-splade.js';
 import { CHECKPOINTS, exportedFolder } from '../../../onnx/test/checkpoint-helpers.js';
 
-const context = {
-  logger: pino({ level: 'silent' }),
-  configDir: '/',
-  resources: new Map(),
-} as unknown as EngineContext;
+const context = engineContext();
 
 const TEXTS = ['what is neural retrieval', 'the quick brown fox jump over the lazy dog', 'cat'];
 

@@ -10,18 +10,15 @@ import { fileURLToPath } from 'node:url';
 import { SessionPool } from '@irserve/onnx';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App, EngineContext } from 'irserve';
+import type { App } from 'irserve';
+import { engineContext } from 'irserve/testing';
 import { buildSparseIndex } from '../../src/build/build-index.js';
 import { OnnxSpladeEncoder } from '../../src/encoders/onnx-splade.js';
 import { post, startApp } from '../helpers/app.js';
 
 const MODEL = fileURLToPath(new URL('../fixtures/tiny-splade', import.meta.url));
 const silent = pino({ level: 'silent' });
-const context = {
-  logger: silent,
-  configDir: '/',
-  resources: new Map(),
-} as unknown as EngineContext;
+const context = engineContext();
 
 const TEXTS = [
   'what is neural retrieval',

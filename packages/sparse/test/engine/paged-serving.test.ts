@@ -7,8 +7,7 @@
 import { cp, mkdtemp, open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EngineContext } from 'irserve/plugin';
-import { pino } from 'pino';
+import { engineContext } from 'irserve/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LSR } from '../../src/index.js';
 import { openLsr, servedPaged } from '../../src/engine/opened.js';
@@ -183,18 +182,7 @@ describe('a sparse index served under a memory budget', () => {
   });
 
   it('says in /health and the start log where the index is and how much is resident', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = pino(
-      { level: 'info' },
-      { write: (line: string) => lines.push(JSON.parse(line)) },
-    );
-    const context = {
-      logger,
-      configDir: dir,
-      cacheDir: join(dir, 'cache'),
-      interactive: false,
-      resources: new Map(),
-    } as unknown as EngineContext;
+    const context = engineContext({ name: 'lsr', configDir: dir });
     const budget = bmpBudget(indexBytes);
     const lsr = new LSR({
       name: 'lsr',
@@ -211,7 +199,7 @@ describe('a sparse index served under a memory budget', () => {
         memory_budget_bytes: budget,
       });
       expect(health['resident_bytes']).toBeLessThanOrEqual(budget);
-      const opened = lines.find((line) => String(line['msg']).startsWith('sparse index opened'));
+      const opened = context.logs.find(/^sparse index opened/);
       expect(opened).toMatchObject({ storage: 'paged' });
       expect(String(opened!['msg'])).toMatch(
         /served from its files .* search "bmp" prunes with block bounds derived from the files/,

@@ -1,8 +1,8 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
-import type { EngineContext } from 'irserve/plugin';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { engineContext } from 'irserve/testing';
 import { buildSparseIndex } from '../../src/build/build-index.js';
 import { LSR } from '../../src/index.js';
 import { VOCABULARY } from '../helpers/tei-server.js';
@@ -130,13 +130,7 @@ describe('LSR start-up checks', () => {
 
   it('cacheIdentity follows the index and the vocabulary, not their paths (issue 39, item 1)', async () => {
     const identity = async (config: Record<string, unknown>) => {
-      const context = {
-        logger: pino({ level: 'silent' }),
-        configDir: world.dir,
-        cacheDir: join(world.dir, 'cache'),
-        interactive: false,
-        resources: new Map(),
-      } as unknown as EngineContext;
+      const context = engineContext({ name: 'lsr', configDir: world.dir });
       const lsr = new LSR({ name: 'lsr', config: { encoder: 'none', ...config }, context });
       await lsr.start();
       const value = await lsr.cacheIdentity();
