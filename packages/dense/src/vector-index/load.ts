@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises';
+import type { Index } from 'usearch';
 import { DataFiles, type LoadOptions } from './data-files.js';
 import { FlatIndex } from './flat.js';
 import { createUsearchIndex, HnswIndex, type HnswParams } from './hnsw.js';
@@ -79,13 +81,33 @@ async function loadData(files: DataFiles, threads: number): Promise<VectorIndex>
         return new HnswIndex(index, params, { threads, path, mapped: false });
       }
       const { path, unchanged } = await files.mappedPath(FILES.hnswGraph);
-      index.view(path);
+      await viewGraph(index, path);
       await unchanged();
       return new HnswIndex(index, params, { threads, path, mapped: true });
     }
     case 'ivf-flat':
     case 'ivf-pq':
       return new IvfIndex(await loadIvf(files));
+  }
+}
+
+/**
+ * Maps the graph at `path` into `index`. usearch opens it with O_NOATIME, which Linux grants only
+ * to the file's owner (and root): a service reading an index another user owns fails there with
+ * a bare "Operation not permitted", turned here into what to do about it.
+ */
+async function viewGraph(index: Index, path: string) {
+  try {
+    index.view(path);
+  } catch (error) {
+    if (!/Operation not permitted/.test((error as Error).message)) throw error;
+    const { uid, size } = await stat(path);
+    throw new Error(
+      `${path}: this process (uid ${process.geteuid?.()}) may not memory-map the HNSW graph: ` +
+        `usearch opens it with O_NOATIME, which Linux allows only to the file's owner (uid ${uid}) ` +
+        'or root. Serve the index as its owner (or chown it to this user), or give the service a ' +
+        `memory_budget above the graph's ${size} bytes to load it into memory instead.`,
+    );
   }
 }
 

@@ -8,6 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HnswIndex } from '../../src/vector-index/index.js';
 import { openIndex, saveIndex, trainAndAdd } from '../../src/vector-index/index.js';
 import { stampFile } from '../../src/vector-index/verification-stamp.js';
+import {
+  asUnprivileged,
+  cannotDropPrivileges,
+  giveToStepUser,
+} from '../../../irserve/test/helpers/unprivileged.js';
 import { randomVectors, withoutPageChecksums } from './helpers.js';
 
 const DIM = 128;
@@ -35,13 +40,25 @@ beforeAll(async () => {
   const built = trainAndAdd('HNSW16', randomVectors(COUNT, DIM, 31), DIM, 'ip', { seed: 3 });
   const ids = Array.from({ length: COUNT }, (_, i) => `${i}`);
   await saveIndex(built, ids, join(root, 'built'));
-  for (const name of ['first', 'changed', 'other', 'damaged', 'unwritable', 'readOnly']) {
+  for (const name of [
+    'first',
+    'changed',
+    'other',
+    'damaged',
+    'unwritable',
+    'readOnly',
+    'foreign',
+  ]) {
     dirs[name] = join(root, name);
     await cp(join(root, 'built'), dirs[name], { recursive: true });
   }
   dirs['legacy'] = await legacyPagedIndex(join(root, 'legacy'));
   // Whole seconds, which utimes sets back exactly (nanoseconds included).
   await utimes(graph('changed'), PAST, PAST);
+  // The read-only folder as its serving user owns it (nobody's, when the tests run as root);
+  // a mkdtemp folder is 0700: nobody must reach the copy through it.
+  await giveToStepUser(dirs['readOnly']!);
+  await chmod(root, 0o755);
   // A file changed under 2 s before it is hashed is not stamped (its ctime may not move yet).
   await sleep(2100);
 }, 30_000);
@@ -167,26 +184,53 @@ describe('a memory-mapped HNSW graph is verified once, then by its stamp', () =>
   });
 
   it('hashes at every start of a read-only index folder, saying why', async (context) => {
+    // Root writes into a folder of mode 0555 anyway: as root (CI), the starts run as nobody.
+    const cannot = cannotDropPrivileges();
+    if (cannot !== undefined) {
+      if (process.env.CI) throw new Error(cannot);
+      context.skip(cannot);
+    }
     const dir = dirs['readOnly']!;
     await chmod(dir, 0o555);
-    // Root (and CAP_DAC_OVERRIDE) writes anyway: the folder is not read-only to this process.
-    const writable = await writeFile(join(dir, 'probe'), '').then(
-      () => true,
-      () => false,
-    );
-    if (writable) {
-      await rm(join(dir, 'probe'));
-      context.skip('permissions are not enforced for this user (root)');
-    }
-    for (let run = 0; run < 2; run++) {
-      const warnings: string[] = [];
-      const { verified } = await start(dir, { ...MAPPED, warn: (m) => warnings.push(m) });
-      expect(verified).toMatch(HASHED);
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toMatch(/its folder is not writable by this process/);
-      expect(warnings[0]).toMatch(/make the index folder writable for one start/);
-    }
+    await asUnprivileged(async () => {
+      const probe = await writeFile(join(dir, 'probe'), '').then(
+        () => 'written',
+        (error: NodeJS.ErrnoException) => error.code,
+      );
+      if (probe === 'written') {
+        await rm(join(dir, 'probe'));
+        context.skip('this user writes into a folder of mode 0555 (CAP_DAC_OVERRIDE)');
+      }
+      expect(probe).toBe('EACCES');
+      for (let run = 0; run < 2; run++) {
+        const warnings: string[] = [];
+        // openIndex, not start(): /proc/self/io is not readable by nobody.
+        const { verified } = await openIndex(dir, { ...MAPPED, warn: (m) => warnings.push(m) });
+        expect(verified).toMatch(HASHED);
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]).toMatch(/its folder is not writable by this process/);
+        expect(warnings[0]).toMatch(/make the index folder writable for one start/);
+      }
+    });
     expect(existsSync(stamp('readOnly'))).toBe(false);
+  });
+
+  it('says what to do when the service does not own a graph it must map', async (context) => {
+    const cannot = cannotDropPrivileges();
+    if (cannot !== undefined) {
+      if (process.env.CI) throw new Error(cannot);
+      context.skip(cannot);
+    }
+    // usearch maps with O_NOATIME, refused (EPERM) to anyone but the file's owner and root.
+    if (process.getuid!() !== 0) context.skip('the test needs a graph another user owns (root)');
+    const dir = dirs['foreign']!;
+    await asUnprivileged(() =>
+      expect(openIndex(dir, MAPPED)).rejects.toThrow(
+        /graph\.usearch: this process \(uid 65534\) may not memory-map the HNSW graph: usearch opens it with O_NOATIME, which Linux allows only to the file's owner \(uid 0\) or root\. Serve the index as its owner .* memory_budget above the graph's \d+ bytes/,
+      ),
+    );
+    const inMemory = await asUnprivileged(() => openIndex(dir, {}));
+    expect((inMemory.index as HnswIndex).mapped).toBe(false);
   });
 
   it('serves rows paged from an index without page checksums by the same stamp', async () => {
