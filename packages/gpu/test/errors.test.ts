@@ -5,9 +5,9 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { getLlama, type Llama } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLogs } from 'irserve/testing';
 import {
   GgufEmbedding,
   GgufModelPool,
@@ -145,8 +145,7 @@ describe('device selection', () => {
   });
 
   it('auto falls back to the CPU and logs why each GPU backend was passed over', async () => {
-    const lines: string[] = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const { logger, logs } = captureLogs('info');
     const runtime = await openRuntime({
       device: 'auto',
       logger,
@@ -160,9 +159,9 @@ describe('device selection', () => {
       'cuda: no usable prebuilt binary is installed',
       'vulkan: no usable prebuilt binary is installed',
     ]);
-    expect(lines.join('')).toMatch(
-      /device auto: no GPU backend loaded, running llama.cpp on the CPU/,
-    );
+    expect(
+      logs.find(/device auto: no GPU backend loaded, running llama.cpp on the CPU/),
+    ).toBeDefined();
   });
 
   it('an explicit GPU device that cannot load names the install step', async () => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { pino } from 'pino';
+import { captureLogs } from 'irserve/testing';
 import {
   CUDA_INSTALL_STEP,
   CrossEncoderReranker,
@@ -160,8 +160,7 @@ describe('ONNX device', () => {
 
   it('the cross-encoder logs the device it runs on', async () => {
     const world = await testWorld();
-    const lines: string[] = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const { logger, logs } = captureLogs('info');
     const app = await startApp(
       {
         collections: [world.collection],
@@ -178,8 +177,8 @@ describe('ONNX device', () => {
       logger,
     );
     try {
-      const loaded = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'cross-encoder loaded');
-      expect(loaded.device.providers.at(-1)).toBe('cpu');
+      const device = logs.find(/^cross-encoder loaded$/)?.['device'] as { providers: string[] };
+      expect(device.providers.at(-1)).toBe('cpu');
     } finally {
       await app.close();
       await world.close();

@@ -1,22 +1,20 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bagOfWords, post, startTestApp } from 'irserve/testing';
+import { bagOfWords, captureLogs, post, startTestApp } from 'irserve/testing';
 import { Dense } from '../../src/index.js';
 import { saveIndex, trainAndAdd } from '../../src/vector-index/index.js';
 import { DIM, DOCS, denseWorld, type DenseWorld } from './world.js';
 
-/** Starts the world's config over the HNSW index, its log lines (JSON) kept in `lines`. */
+/** Starts the world's config over the HNSW index, its log lines kept in `logs`. */
 async function startLogged(world: DenseWorld, dense: Record<string, unknown>) {
-  const lines: Record<string, unknown>[] = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  const { logger, logs } = captureLogs('info');
   const { app } = await startTestApp(world.config(dense), {
     engines: [Dense],
     dir: world.dir,
     logger,
   });
-  return { app, lines };
+  return { app, logs };
 }
 
 describe('Dense over a memory-mapped HNSW graph', () => {
@@ -54,7 +52,7 @@ describe('Dense over a memory-mapped HNSW graph', () => {
     try {
       const verified = await verifiedOf(second.app);
       expect(verified).toMatch(/^stamp of \d{4}-\d\d-\d\dT[\d:.]+Z$/);
-      const opened = second.lines.find((line) => line['msg'] === 'dense index opened');
+      const opened = second.logs.find(/^dense index opened$/);
       expect(opened).toMatchObject({ storage: 'mapped', verified });
       const actual = await post(second.app, '/search', {
         service: 'dense',

@@ -7,10 +7,10 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { appCacheDir, chosenCacheDir } from '../../src/app/cache-dir.js';
 import { hash16 } from '../../src/collections/sidecar.js';
+import { captureLogs } from '../../src/testing/index.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -54,39 +54,29 @@ describe('appCacheDir', () => {
 });
 
 describe('chosenCacheDir', () => {
-  /** A logger that keeps its lines. */
-  function recording() {
-    const lines: { level: number; msg: string }[] = [];
-    const logger = pino(
-      { level: 'info' },
-      { write: (line: string) => lines.push(JSON.parse(line)) },
-    );
-    return { logger, lines };
-  }
-
   it('says where indexes go when the default is not writable', async () => {
     const dir = await configDir();
-    const { logger, lines } = recording();
+    const { logger, logs } = captureLogs('info');
     const readOnly = async (path: string) => !path.startsWith(dir);
     const chosen = await chosenCacheDir(dir, undefined, { env: {}, logger, canWrite: readOnly });
     expect(chosen).toContain(join('irserve', 'apps', hash16(dir)));
-    expect(lines).toMatchObject([
-      { level: 30, cache_dir: chosen, not_writable: join(dir, '.irserve-cache') },
+    expect(logs.records).toMatchObject([
+      { level: 'info', cache_dir: chosen, not_writable: join(dir, '.irserve-cache') },
     ]);
   });
 
   it('warns about a named cache_dir it cannot write, and keeps it', async () => {
     const dir = await configDir();
-    const { logger, lines } = recording();
+    const { logger, logs } = captureLogs('info');
     const never = async () => false;
     const chosen = await chosenCacheDir(dir, 'idx', { env: {}, logger, canWrite: never });
     expect(chosen).toBe(join(dir, 'idx'));
-    expect(lines).toMatchObject([{ level: 40, cache_dir: join(dir, 'idx') }]);
+    expect(logs.records).toMatchObject([{ level: 'warn', cache_dir: join(dir, 'idx') }]);
   });
 
   it('says nothing when the directory can be written', async () => {
-    const { logger, lines } = recording();
+    const { logger, logs } = captureLogs('info');
     await chosenCacheDir(await configDir(), undefined, { env: {}, logger });
-    expect(lines).toEqual([]);
+    expect(logs.records).toEqual([]);
   });
 });

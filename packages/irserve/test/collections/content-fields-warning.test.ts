@@ -1,10 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
+import { captureLogs } from '../../src/testing/index.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -20,13 +19,7 @@ async function warningsFor(contentFields: string[]): Promise<string[]> {
     { id: 'b', title: 'B', contents: 'second' },
   ];
   await writeFile(join(dir, 'docs.jsonl'), docs.map((doc) => JSON.stringify(doc)).join('\n'));
-  const lines: { level: number; msg: string }[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as { level: number; msg: string });
-      done();
-    },
-  });
+  const { logger, logs } = captureLogs('warn');
   const app = await createApp(
     {
       collections: [
@@ -45,14 +38,14 @@ async function warningsFor(contentFields: string[]): Promise<string[]> {
         },
       ],
     },
-    { logger: pino({ level: 'warn' }, sink), configDir: dir, interactive: false },
+    { logger, configDir: dir, interactive: false },
   );
   try {
     await app.start();
   } finally {
     await app.close();
   }
-  return lines.filter((line) => line.level === 40).map((line) => line.msg);
+  return logs.messages('warn');
 }
 
 describe('content_fields that match no field of the documents', () => {

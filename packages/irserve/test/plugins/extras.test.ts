@@ -8,6 +8,7 @@ import { createApp } from '../../src/app.js';
 import { ConfigError } from '../../src/config/load.js';
 import { findExtras, loadExtra } from '../../src/plugins/extras.js';
 import { OFFICIAL_EXTRAS } from '../../src/registry/official-extras.js';
+import { captureLogs } from '../../src/testing/index.js';
 
 const repoRoot = resolve(import.meta.dirname, '../../../..');
 const silent = pino({ level: 'silent' });
@@ -242,8 +243,7 @@ describe('installed @irserve extras', () => {
           'export class NewEngine { async scoreBatch(r) { return []; } }',
       },
     );
-    const warnings: string[] = [];
-    const logger = pino({ level: 'warn' }, { write: (line: string) => warnings.push(line) });
+    const { logger, logs } = captureLogs('warn');
     const types = await buildEngineTypes({
       fileImports: [],
       baseDir: root,
@@ -253,7 +253,7 @@ describe('installed @irserve extras', () => {
       wanted: ['StaleEngine'],
     });
     expect(types.has('NewEngine')).toBe(true);
-    expect(warnings.join('')).toContain('extra declares other engine names');
+    expect(logs.find('extra declares other engine names')).toMatchObject({ level: 'warn' });
   });
 
   it('skips discovery when the app is told to', async () => {
