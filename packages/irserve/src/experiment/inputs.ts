@@ -35,15 +35,31 @@ async function readText(path: string, what: string): Promise<string> {
   }
 }
 
+/**
+ * Both texts; when a read fails, the error names every file that failed, in argument order
+ * (not whichever read failed first, which varies from run to run).
+ */
+async function readBoth(
+  first: Promise<string>,
+  second: Promise<string>,
+): Promise<[string, string]> {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === 'fulfilled' && b.status === 'fulfilled') return [a.value, b.value];
+  const failed = [a, b].filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+  const errors = failed.map((r) => r.reason as Error);
+  if (errors.length === 1) throw errors[0]!;
+  throw new Error(errors.map((error) => error.message).join('; '), { cause: errors[0] });
+}
+
 /** Reads and parses both files; throws naming the file and line of the first problem. */
 export async function loadJudgedQueries(
   queriesPath: string,
   qrelsPath: string,
 ): Promise<JudgedQueries> {
-  const [queriesText, qrelsText] = await Promise.all([
+  const [queriesText, qrelsText] = await readBoth(
     readText(queriesPath, '--queries'),
     readText(qrelsPath, '--qrels'),
-  ]);
+  );
   const all = parseQueries(queriesText, queriesPath);
   const qrels = parseQrels(qrelsText, qrelsPath);
   if (qrels.size === 0) throw new Error(`--qrels ${qrelsPath}: no judgements`);

@@ -172,6 +172,6 @@ describe('irserve experiment', () => {
       ...['--pipeline', 'count', '--queries', 'nope.jsonl', '--qrels', 'x'],
     ]);
     expect(missing.code).not.toBe(0);
-    expect(missing.err).toMatch(/--queries nope\.jsonl: no such file/);
+    expect(missing.err).toMatch(/--queries nope\.jsonl: no such file; --qrels x: no such file/);
   });
 });
