@@ -55,6 +55,7 @@ export { batchSizeField, httpCallFields, memoryBudgetField } from './engines/eng
 export { ONNX_DEVICES, onnxSessionFields } from './engines/onnx-session-fields.js';
 export { SharedByKey, type SharedLease } from './util/shared-by-key.js';
 export { filesIdentity } from './util/file-identity.js';
+export { writeFileAtomically } from './util/write-atomically.js';
 export { seededRandom } from './util/seeded-random.js';
 export * from './storage/index.js';
 /** Reading foreign binary files (pickles, torch archives, safetensors): one error class for all. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomically } from 'irserve/plugin';
 import { writeChunks } from '../formats/io.js';
 import { FlatIndex } from './flat.js';
 import { HnswIndex } from './hnsw.js';
@@ -196,8 +197,6 @@ export async function writeManifest(dir: string, fields: ManifestFields): Promis
     ...{ files, checksum: combinedChecksum(files), params, build },
     createdAt: new Date().toISOString(),
   };
-  const tmp = join(dir, `${MANIFEST_FILE}.tmp`);
-  await writeFile(tmp, JSON.stringify(manifest, null, 2) + '\n');
-  await rename(tmp, join(dir, MANIFEST_FILE));
+  await writeFileAtomically(join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
   return manifest;
 }

@@ -7,8 +7,8 @@
  * write, rename, truncation or chmod changes the change time (ctime), which users cannot set
  * back (`utimes` sets only the access and modification times). Anything else hashes again.
  */
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { writeFileAtomically } from 'irserve/plugin';
 import { sha256File } from './manifest.js';
 
 /** The stamp of data file `path`. */
@@ -124,15 +124,7 @@ async function readStamp(path: string): Promise<Stamp | undefined> {
 
 /** Writes the stamp atomically: a temporary file beside it, renamed over it. */
 async function writeStamp(path: string, stamp: Stamp): Promise<void> {
-  const text = JSON.stringify(stamp, null, 2);
-  const temporary = `${stampFile(path)}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temporary, `${text}\n`);
-    await rename(temporary, stampFile(path));
-  } catch (error) {
-    await rm(temporary, { force: true }).catch(() => undefined);
-    throw error;
-  }
+  await writeFileAtomically(stampFile(path), `${JSON.stringify(stamp, null, 2)}\n`);
 }
 
 function unstampedWarning(

@@ -17,12 +17,12 @@ import {
   readdir,
   readFile,
   rename,
-  rm,
   stat,
   symlink,
   writeFile,
 } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
+import { writeFileAtomically } from '../util/write-atomically.js';
 import { isCommitHash } from './model-reference.js';
 
 /** One file of a repository listing (the fields of `trees/<commit>.json`). */
@@ -172,15 +172,8 @@ export class HubCache {
   }
 }
 
-/** Writes `text` to `path` through a temporary file renamed into place. */
+/** Writes `text` to `path` through a temporary file renamed into place, its folder made first. */
 async function writeAtomically(path: string, text: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(temporary, text);
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomically(path, text);
 }
