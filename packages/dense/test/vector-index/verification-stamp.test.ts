@@ -10,8 +10,8 @@ import { openIndex, saveIndex, trainAndAdd } from '../../src/vector-index/index.
 import { stampFile } from '../../src/vector-index/verification-stamp.js';
 import {
   asUnprivileged,
-  cannotDropPrivileges,
   giveToStepUser,
+  requirePermissionChecks,
 } from '../../../irserve/test/helpers/unprivileged.js';
 import { randomVectors, withoutPageChecksums } from './helpers.js';
 
@@ -185,11 +185,7 @@ describe('a memory-mapped HNSW graph is verified once, then by its stamp', () =>
 
   it('hashes at every start of a read-only index folder, saying why', async (context) => {
     // Root writes into a folder of mode 0555 anyway: as root (CI), the starts run as nobody.
-    const cannot = cannotDropPrivileges();
-    if (cannot !== undefined) {
-      if (process.env.CI) throw new Error(cannot);
-      context.skip(cannot);
-    }
+    requirePermissionChecks(context);
     const dir = dirs['readOnly']!;
     await chmod(dir, 0o555);
     await asUnprivileged(async () => {
@@ -216,11 +212,7 @@ describe('a memory-mapped HNSW graph is verified once, then by its stamp', () =>
   });
 
   it('says what to do when the service does not own a graph it must map', async (context) => {
-    const cannot = cannotDropPrivileges();
-    if (cannot !== undefined) {
-      if (process.env.CI) throw new Error(cannot);
-      context.skip(cannot);
-    }
+    requirePermissionChecks(context);
     // usearch maps with O_NOATIME, refused (EPERM) to anyone but the file's owner and root.
     if (process.getuid!() !== 0) context.skip('the test needs a graph another user owns (root)');
     const dir = dirs['foreign']!;

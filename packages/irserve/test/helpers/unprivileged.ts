@@ -23,7 +23,7 @@ const NOBODY = 65534;
  * Why this process cannot have file permissions enforced on it, or undefined when it can (it
  * is not root, or it is root and may switch its effective user).
  */
-export function cannotDropPrivileges(): string | undefined {
+function cannotDropPrivileges(): string | undefined {
   if (process.getuid === undefined || process.seteuid === undefined) {
     return `this platform (${process.platform}) has no POSIX user ids`;
   }
@@ -35,6 +35,19 @@ export function cannotDropPrivileges(): string | undefined {
   } catch (error) {
     return `the test runs as root without the right to switch user (${(error as Error).message})`;
   }
+}
+
+/**
+ * Skips the test (`context.skip`) when this process cannot have file permissions enforced on it,
+ * saying why; under `CI=true` fails instead, since CI must run it.
+ *
+ * @example it('a read-only folder', async (context) => { requirePermissionChecks(context); ... })
+ */
+export function requirePermissionChecks(context: { skip: (note?: string) => void }): void {
+  const cannot = cannotDropPrivileges();
+  if (cannot === undefined) return;
+  if (process.env.CI) throw new Error(cannot);
+  context.skip(cannot);
 }
 
 /**
