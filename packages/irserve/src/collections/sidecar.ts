@@ -5,11 +5,10 @@
  * `<userCacheDir>/<kind>/` when that directory is not writable. Writes are atomic (temp + rename).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { access, mkdir, open, realpath, rename, rm, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, realpath, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/** Whether new files can be created in a directory (injectable: tests run as root). */
+/** Whether new files can be created in a directory (injectable: a test refuses one folder). */
 export type IsWritable = (dir: string) => Promise<boolean>;
 
 export interface SidecarOptions {
@@ -27,16 +26,37 @@ export interface SidecarPlace {
   dirs: string[];
 }
 
-/** The default writability check: `access(W_OK)` on the directory, creating it when missing. */
+/**
+ * The default writability check: creates the directory when missing, then creates and removes an
+ * empty, uniquely named file in it. Unlike `access(W_OK)`, which answers for the process's real
+ * user from the mode bits, this answers for the user it writes as, on the file system as it is
+ * (a read-only mount, an NFS server squashing root, a service started with another effective
+ * user). A refusal (EACCES, EPERM, EROFS) is a no; any other failure (a file where the directory
+ * should be, no inode left) is an error naming the directory. Runs before each sidecar write.
+ */
 export const defaultIsWritable: IsWritable = async (dir) => {
   try {
     await mkdir(dir, { recursive: true });
-    await access(dir, constants.W_OK);
+    await createAndRemoveProbe(dir);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    if (isPermissionError(error)) return false;
+    throw new Error(`cannot keep sidecar files in ${dir}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 };
+
+/** Creates and removes the empty file `.irserve-probe.<pid>.<random>` in `dir`. */
+async function createAndRemoveProbe(dir: string): Promise<void> {
+  const probe = join(dir, `.irserve-probe.${process.pid}.${randomBytes(4).toString('hex')}`);
+  const handle = await open(probe, 'wx');
+  try {
+    await handle.close();
+  } finally {
+    await rm(probe, { force: true });
+  }
+}
 
 /** The user cache root: `$XDG_CACHE_HOME/irserve`, else `~/.cache/irserve`. */
 export function userCacheRoot(env: NodeJS.ProcessEnv, home: string): string {

@@ -8,6 +8,11 @@ import { context, jsonl, useTempDirs } from './helpers.js';
 import { readFile, realpath } from 'node:fs/promises';
 import { random } from '../helpers/random.js';
 import { testApp } from '../helpers/app.js';
+import {
+  asUnprivileged,
+  giveToStepUser,
+  requirePermissionChecks,
+} from '../helpers/unprivileged.js';
 
 const tempDir = useTempDirs();
 
@@ -72,25 +77,39 @@ describe('JsonlReader sidecar placement', () => {
     await r2.close();
   });
 
-  it.skipIf(process.getuid?.() === 0)(
-    'falls back when the directory is really read-only (chmod 0o555, non-root)',
-    async () => {
-      const { dir, path } = await corpus(jsonl([{ id: 'a' }]));
-      await chmod(dir, 0o555);
-      try {
-        const r = new JsonlReader(
-          { path, idField: 'id', cacheDir: undefined },
-          context(join(await tempDir(), 'user'), defaultIsWritable),
-        );
-        await r.open();
-        expect(r.sidecarPath).toContain('offsetmap');
-        expect(r.sidecarPath?.startsWith(dir)).toBe(false);
-        await r.close();
-      } finally {
-        await chmod(dir, 0o755);
-      }
-    },
-  );
+  it('falls back to <userCacheDir>/offsetmap when the corpus folder is really read-only (0555)', async (test) => {
+    // Root writes into a folder of mode 0555 anyway: as root (CI), the readers run as nobody.
+    requirePermissionChecks(test);
+    const { dir, path } = await corpus(jsonl([{ id: 'a' }]));
+    const home = await tempDir();
+    await chmod(home, 0o755);
+    await giveToStepUser(home);
+    await chmod(path, 0o644);
+    await chmod(dir, 0o555);
+    const user = join(home, 'user');
+    const start = async () => {
+      const r = new JsonlReader({ path, idField: 'id' }, context(user, defaultIsWritable));
+      await r.open();
+      const line = await r.getLine('a');
+      await r.close();
+      return { sidecar: r.sidecarPath!, mtimeMs: (await stat(r.sidecarPath!)).mtimeMs, line };
+    };
+    try {
+      const [first, second] = await asUnprivileged(async () => {
+        const built = await start();
+        await new Promise((done) => setTimeout(done, 20));
+        return [built, await start()];
+      });
+      const name = `docs.jsonl.${hash16(await realpath(path))}.offsetmap`;
+      expect(first).toMatchObject({ sidecar: join(user, 'offsetmap', name), line: '{"id":"a"}' });
+      // The second start finds it there and does not rebuild.
+      expect(second).toEqual(first);
+      // Nothing written in the corpus folder, not even the writability probe.
+      expect(await readdir(dir)).toEqual(['docs.jsonl']);
+    } finally {
+      await chmod(dir, 0o755);
+    }
+  });
 
   it('reloads a fresh map without rebuilding and rebuilds a stale one', async () => {
     const { dir, path } = await corpus(jsonl([{ id: 'a', text: 'one' }]));
