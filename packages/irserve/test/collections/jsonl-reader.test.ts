@@ -88,7 +88,10 @@ describe('JsonlReader sidecar placement', () => {
     await chmod(dir, 0o555);
     const user = join(home, 'user');
     const start = async () => {
-      const r = new JsonlReader({ path, idField: 'id' }, context(user, defaultIsWritable));
+      const r = new JsonlReader(
+        { path, idField: 'id', cacheDir: undefined },
+        context(user, defaultIsWritable),
+      );
       await r.open();
       const line = await r.getLine('a');
       await r.close();
