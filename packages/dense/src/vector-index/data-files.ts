@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { sha256, sha256File, type Manifest } from './manifest.js';
 import { pageChecksumsFile, pageCount } from './page-checksums.js';
 import { PagedRows, type PageChecks } from './paged-rows.js';
-import { MemoryRows, type RowStore } from './row-store.js';
+import type { RowStore } from './row-store.js';
+import { allocateRows } from './simd/shared-rows.js';
 import { fileIdentity, sameIdentity, verifyWithStamp } from './verification-stamp.js';
 
 export interface LoadOptions {
@@ -112,7 +113,7 @@ export class DataFiles {
       });
       return rows;
     }
-    const rows = MemoryRows.allocate(count, rowBytes);
+    const rows = allocateRows(count, rowBytes);
     const hash = createHash('sha256');
     const handle = await open(path, 'r');
     try {

@@ -5,9 +5,9 @@
 import type { FactorySpec } from './factory.js';
 import { gatherRows, samplePositions, seededRandom } from './random.js';
 import { rowCodec, type RowCodec } from './row-codec.js';
-import { MemoryRows } from './row-store.js';
 import { trainSq8Ranges } from './scalar-quantizer.js';
 import { ScanFlatIndex } from './scan-flat.js';
+import { allocateRows } from './simd/shared-rows.js';
 import type { TrainOptions } from './train-options.js';
 import type { Metric } from './types.js';
 
@@ -48,7 +48,7 @@ export function buildScanFlat(
   const n = vectors.length / dim;
   const sample = gatherRows(vectors, dim, flatTrainingPositions(spec, n, options));
   const codec = flatCodec(spec, sample, dim);
-  const rows = MemoryRows.allocate(n, codec.rowBytes);
+  const rows = allocateRows(n, codec.rowBytes);
   for (let start = 0; start < n; start += ENCODE_CHUNK) {
     const end = Math.min(n, start + ENCODE_CHUNK);
     // The store hands out each segment's part of the range (a chunk may straddle two).
@@ -57,5 +57,5 @@ export function buildScanFlat(
     );
     options.progress?.('add', end, n);
   }
-  return new ScanFlatIndex(codec, rows, metric, spec.factory);
+  return new ScanFlatIndex(codec, rows, metric, spec.factory, { threads: options.threads });
 }

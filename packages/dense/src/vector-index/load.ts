@@ -61,7 +61,7 @@ async function loadData(files: DataFiles, threads: number): Promise<VectorIndex>
           factory,
         });
       const rows = await files.rows(flatVectorsFile(codec.storage), count, codec.rowBytes);
-      return new ScanFlatIndex(codec, rows, metric, factory);
+      return new ScanFlatIndex(codec, rows, metric, factory, { threads });
     }
     case 'hnsw': {
       const quantization = m.params['quantization'];

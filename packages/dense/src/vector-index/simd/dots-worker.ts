@@ -1,14 +1,13 @@
 /**
- * A helper thread of {@link ParallelDots}: searches its range of the shared vectors with its
+ * A helper thread of {@link ParallelDots}: searches its range of the shared rows with its
  * own kernel instance and writes the top-k into shared memory, then wakes the caller, which
  * waits with `Atomics.wait` (the search stays synchronous).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { DotsKernel } from './dots-kernel.js';
-import type { SharedLayout } from './shared-vectors.js';
+import { rangeKernel, type RangeLayout } from './range-kernel.js';
 
 export interface DotsWorkerData {
-  layout: SharedLayout;
+  layout: RangeLayout;
   slot: number;
 }
 
@@ -26,7 +25,7 @@ export interface DotsTask {
 
 if (parentPort) {
   const { layout, slot } = workerData as DotsWorkerData;
-  const kernel = new DotsKernel(layout, slot);
+  const kernel = rangeKernel(layout, slot);
   parentPort.on('message', (task: DotsTask) => {
     try {
       const result = kernel.search(task.start, task.end, task.queries, task.k, task.squaredNorms);

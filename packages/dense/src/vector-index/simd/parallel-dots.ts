@@ -2,9 +2,8 @@ import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from 'irserve';
 import { TopK } from '../top-k.js';
 import { emptyResult, type SearchResult } from '../types.js';
-import { DotsKernel } from './dots-kernel.js';
 import type { DotsTask, DotsWorkerData } from './dots-worker.js';
-import type { SharedLayout } from './shared-vectors.js';
+import { rangeKernel, type RangeKernel, type RangeLayout } from './range-kernel.js';
 
 /** A thread is worth its hand-off only with this many vectors to scan. */
 const MIN_ROWS_PER_THREAD = 4096;
@@ -15,22 +14,23 @@ const MIN_ROWS_PER_THREAD = 4096;
 const MIN_WORK_PER_THREAD = 2 ** 25;
 
 /**
- * {@link DotsKernel} over several threads: the shared vectors are split in equal ranges; the
+ * A range kernel (dots.wat's for float32 vectors, codes.wat's for encoded rows) over several
+ * threads: the shared rows are split in equal ranges; the
  * calling thread searches the first while helper threads search the others, then it merges the
  * per-range top-k. Synchronous: the caller blocks in `Atomics.wait`, as it would inside a
  * native multi-threaded search. Helpers start on first use and are `unref`ed.
  */
 export class ParallelDots {
-  readonly #layout: SharedLayout;
+  readonly #layout: RangeLayout;
   readonly #threads: number;
-  readonly #local: DotsKernel;
+  readonly #local: RangeKernel;
   readonly #workers: Worker[] = [];
 
-  /** `layout` must have a scratch area per thread (`shareVectors(..., threads)`). */
-  constructor(layout: SharedLayout, threads: number) {
+  /** `layout` must have a scratch area per thread (`shareVectors(..., threads)`, `SharedRows`). */
+  constructor(layout: RangeLayout, threads: number) {
     this.#layout = layout;
     this.#threads = Math.max(1, threads);
-    this.#local = new DotsKernel(layout, 0);
+    this.#local = rangeKernel(layout, 0);
   }
 
   /**
@@ -122,7 +122,7 @@ export class ParallelDots {
   #wait(tasks: DotsTask[]): void {
     for (const task of tasks) {
       Atomics.wait(task.done, 0, 0);
-      if (task.done[0] !== 1) throw new Error('a Flat search thread failed');
+      if (task.done[0] !== 1) throw new Error('an exhaustive search thread failed');
     }
   }
 
