@@ -19,10 +19,17 @@ export interface EncoderSetup {
   centroids?: Float32Array;
   storage?: { kind: RowStorage; ranges?: Float32Array };
   pq?: ProductQuantizer;
+  /**
+   * IVF: the caller assigns (`IVF<n>_HNSW<M>`: the centroid graph lives in usearch, which
+   * worker threads cannot load) and sends each job's labels; otherwise the thread assigns.
+   */
+  labelsGiven?: boolean;
 }
 
 export interface EncodeJob {
   vectors: Float32Array;
+  /** IVF with `labelsGiven`: the list of each vector. */
+  labels?: Int32Array;
 }
 
 export interface EncodedChunk {
@@ -36,17 +43,21 @@ export interface EncodedChunk {
 export function encoderSetup(
   dim: number,
   metric: Metric,
-  what: { encoding: IvfEncoding; centroids: Float32Array } | { codec: RowCodec },
+  what:
+    { encoding: IvfEncoding; centroids: Float32Array; labelsGiven?: boolean } | { codec: RowCodec },
 ): EncoderSetup {
   if ('codec' in what)
     return { dim, metric, storage: { kind: what.codec.storage, ranges: what.codec.ranges } };
-  const { encoding, centroids } = what;
-  if (encoding.pq) return { dim, metric, centroids, pq: encoding.pq };
+  const { encoding, centroids, labelsGiven = false } = what;
+  if (encoding.pq) return { dim, metric, centroids, labelsGiven, pq: encoding.pq };
   const { storage, ranges } = encoding.codec;
-  return { dim, metric, centroids, storage: { kind: storage, ranges } };
+  return { dim, metric, centroids, labelsGiven, storage: { kind: storage, ranges } };
 }
 
-/** The encoder of `setup` on this thread: one assigner (one thread), reused for every chunk. */
+/**
+ * The encoder of `setup` on this thread: one assigner (one thread), reused for every chunk,
+ * unless the jobs bring their labels.
+ */
 export function encodeJob(setup: EncoderSetup): (job: EncodeJob) => EncodedChunk {
   const { dim, metric, centroids, pq } = setup;
   const codec = setup.storage && rowCodec(setup.storage.kind, dim, setup.storage.ranges);
@@ -57,10 +68,11 @@ export function encodeJob(setup: EncoderSetup): (job: EncodeJob) => EncodedChunk
       return { entries };
     };
   }
-  const assigner = new CentroidAssigner(centroids, dim, metric, 1);
+  const assigner = setup.labelsGiven ? undefined : new CentroidAssigner(centroids, dim, metric, 1);
   const encoding: IvfEncoding = pq ? { pq } : { codec: codec! };
-  return ({ vectors }) => {
-    const labels = assigner.assign(vectors);
+  return ({ vectors, labels: given }) => {
+    const labels = assigner?.assign(vectors) ?? given;
+    if (!labels) throw new Error('an IVF chunk came without the labels its encoder expects');
     return { labels, entries: encodeEntries(vectors, labels, centroids, dim, metric, encoding) };
   };
 }
@@ -80,15 +92,25 @@ export class ChunkEncoder {
     else this.#local = encodeJob(setup);
   }
 
-  /** Encodes `vectors` (its buffer is transferred to a thread: do not use it afterwards). */
-  encode(vectors: Float32Array): Promise<EncodedChunk> {
-    if (this.#local) return Promise.resolve(this.#local({ vectors }));
-    const own = vectors.byteOffset === 0 && vectors.byteLength === vectors.buffer.byteLength;
-    const job = { vectors: own ? vectors : vectors.slice() };
-    return this.#pool!.run(job, [job.vectors.buffer as ArrayBuffer]);
+  /**
+   * Encodes `vectors`, assigned to `labels` when the setup says the caller assigns (both
+   * buffers are transferred to a thread: do not use them afterwards).
+   */
+  encode(vectors: Float32Array, labels?: Int32Array): Promise<EncodedChunk> {
+    if (this.#local) return Promise.resolve(this.#local({ vectors, labels }));
+    const job = { vectors: ownedCopy(vectors), labels: labels && ownedCopy(labels) };
+    const transfer = [job.vectors.buffer as ArrayBuffer];
+    if (job.labels) transfer.push(job.labels.buffer as ArrayBuffer);
+    return this.#pool!.run(job, transfer);
   }
 
   async close(): Promise<void> {
     await this.#pool?.close();
   }
+}
+
+/** `a` itself when it is the whole of its buffer (so it can be transferred), else a copy. */
+function ownedCopy<T extends Float32Array | Int32Array>(a: T): T {
+  const own = a.byteOffset === 0 && a.byteLength === a.buffer.byteLength;
+  return own ? a : (a.slice() as T);
 }

@@ -1,9 +1,13 @@
 /**
- * Streamed IVF builds (`IVF<n>,Flat|SQfp16|SQ8|PQ<m>`) in bounded memory: the training sample
- * is gathered by position and trained on as in memory; then chunks of vectors are assigned and
- * encoded on the worker threads, their entries gathered in a run buffer sized by the memory
- * budget, spilled to sorted runs when it fills, and merged list by list into the index files.
+ * Streamed IVF builds (`IVF<n>[_HNSW<M>],Flat|SQfp16|SQ8|PQ<m>`) in bounded memory: the
+ * training sample is gathered by position and trained on as in memory; then chunks of vectors
+ * are assigned and encoded on the worker threads (`_HNSW<M>`: assigned by the centroid graph on
+ * this thread, with usearch's own search threads, and encoded on the workers), their entries
+ * gathered in a run buffer sized by the memory budget, spilled to sorted runs when it fills,
+ * and merged list by list into the index files.
  */
+import type { NearestCentroid } from '../vector-index/centroid-assigner.js';
+import { CentroidGraph } from '../vector-index/centroid-graph.js';
 import type { FactorySpec } from '../vector-index/factory.js';
 import { ivfEncoding, trainingPositions, trainIvf } from '../vector-index/ivf-build.js';
 import { entryBytes, type IvfEncoding } from '../vector-index/ivf-encode.js';
@@ -37,13 +41,19 @@ export async function streamIvf(ctx: BuildContext, spec: IvfSpec): Promise<Built
   const { dim } = survey;
   const { trained, encoding } = await train(ctx, spec);
   const plan = planAdd(ctx, spec, trained.centroids.length * 4, entryBytes(encoding));
-  const setup = encoderSetup(dim, metric, { encoding, centroids: trained.centroids });
+  const { centroids } = trained;
+  const graph =
+    spec.quantizerM === undefined
+      ? undefined
+      : new CentroidGraph(centroids, dim, metric, { m: spec.quantizerM, threads });
+  const setup = encoderSetup(dim, metric, { encoding, centroids, labelsGiven: !!graph });
   const encoder = new ChunkEncoder(setup, threads, Math.ceil(survey.count / plan.chunkRows));
   let added: Added;
   try {
     const buffer = new ListRunBuffer(spec.nlist, entryBytes(encoding), plan.capacity);
-    added = await addAll(ctx, encoder, buffer, plan.chunkRows);
+    added = await addAll(ctx, encoder, buffer, plan.chunkRows, graph);
   } finally {
+    graph?.close();
     await encoder.close();
   }
   const offsets = await writeLists(ctx, spec, encoding, added);
@@ -102,8 +112,11 @@ function planAdd(
   const inFlight = threads * IN_FLIGHT_PER_THREAD;
   const budgetRows = Math.floor(budget / (8 * inFlight * rowBytes));
   const chunkRows = Math.max(64, Math.min(chunkRowsFor(survey.count, threads, 16_384), budgetRows));
+  // The centroid graph (`_HNSW<M>`) holds a copy of the centroids and their links.
+  const graphBytes = spec.quantizerM ? centroidBytes + spec.nlist * spec.quantizerM * 16 : 0;
   const fixed =
     centroidBytes * (1 + 2 * threads) +
+    graphBytes +
     inFlight * chunkRows * (rowBytes + payload + 4) +
     survey.largestShardBytes;
   const perEntry = ListRunBuffer.entryBytes(payload);
@@ -124,12 +137,16 @@ function planAdd(
 /** The entries, all in the buffer (no run was needed), or all in spilled runs. */
 type Added = { buffer: ListRunBuffer; runs?: undefined } | { runs: string[]; buffer?: undefined };
 
-/** Encodes every vector into `buffer`, spilling it to a run whenever it fills. */
+/**
+ * Encodes every vector into `buffer`, spilling it to a run whenever it fills; with `graph`,
+ * each chunk is assigned here and its labels sent with it.
+ */
 async function addAll(
   ctx: BuildContext,
   encoder: ChunkEncoder,
   buffer: ListRunBuffer,
   chunkRows: number,
+  graph: NearestCentroid | undefined,
 ): Promise<Added> {
   const runs: string[] = [];
   const spill = async () => {
@@ -153,7 +170,9 @@ async function addAll(
     },
   );
   await forEachChunk(ctx.shards, ctx.survey.dim, chunkRows, (vectors, first) =>
-    pipeline.push(encoder.encode(vectors).then((chunk) => ({ chunk, first }))),
+    pipeline.push(
+      encoder.encode(vectors, graph?.assign(vectors)).then((chunk) => ({ chunk, first })),
+    ),
   );
   await pipeline.drain();
   adding.done();

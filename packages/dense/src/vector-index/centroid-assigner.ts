@@ -5,12 +5,24 @@ import { copyRows, shareVectors, sharedView, type SharedLayout } from './simd/sh
 import type { Metric } from './types.js';
 
 /**
+ * What assigns vectors to their nearest centroid: exactly (`CentroidAssigner`, below) or by a
+ * graph over the centroids (`CentroidGraph`, for `IVF<n>_HNSW<M>`).
+ */
+export interface NearestCentroid {
+  /** Replaces the centroids (same count). */
+  setCentroids(centroids: Float32Array): void;
+  /** The nearest centroid of each row of `data` (`n * dim` floats). */
+  assign(data: Float32Array): Int32Array;
+  close(): void;
+}
+
+/**
  * Nearest-centroid assignment with the centroids kept in the SIMD kernel's shared memory and its
  * helper threads kept alive between calls: k-means updates the centroids in place every
  * iteration and IVF adds assign chunk after chunk, without copying the centroids or starting
  * threads again each time. A large batch is split over the threads by rows of `data`.
  */
-export class CentroidAssigner {
+export class CentroidAssigner implements NearestCentroid {
   readonly dim: number;
   readonly metric: Metric;
   readonly count: number;

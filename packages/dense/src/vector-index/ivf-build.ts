@@ -1,4 +1,4 @@
-import { CentroidAssigner } from './centroid-assigner.js';
+import { assignWith, centroidAssigner } from './centroid-graph.js';
 import { IvfIndex, type IvfData } from './ivf.js';
 import { encodeEntries, entryBytes, residuals, type IvfEncoding } from './ivf-encode.js';
 import { kmeans } from './kmeans.js';
@@ -82,11 +82,12 @@ export function trainIvf(
     seed,
     metric,
     threads,
+    assigner: (initial) => centroidAssigner(spec, initial, dim, metric, threads),
     onIteration: (done) => options.progress?.('train', done, total),
   });
   if (spec.kind !== 'ivf-pq') return { centroids };
   const pqSample = sample.subarray(0, Math.min(sample.length / dim, PQ_MAX_TRAIN) * dim);
-  const pq = trainPq(residuals(pqSample, centroids, dim, metric, threads), dim, spec.pqM, {
+  const pq = trainPq(residualsFor(spec, centroids, pqSample, dim, metric, threads), dim, spec.pqM, {
     seed: seed + 1,
     iterations: kmeansIterations,
     threads,
@@ -108,11 +109,25 @@ export function ivfEncoding(
     if (!trained.pq) throw new Error(`${spec.factory}: the trained quantizer has no PQ codebooks`);
     return { pq: trained.pq };
   }
+  const { centroids } = trained;
   const ranges =
     spec.storage === 'sq8'
-      ? trainSq8Ranges(residuals(sample, trained.centroids, dim, metric, threads), dim)
+      ? trainSq8Ranges(residualsFor(spec, centroids, sample, dim, metric, threads), dim)
       : undefined;
   return { codec: rowCodec(spec.storage, dim, ranges) };
+}
+
+/** Each row of `data` minus its centroid, assigned as the spec's adds assign. */
+function residualsFor(
+  spec: IvfSpec,
+  centroids: Float32Array,
+  data: Float32Array,
+  dim: number,
+  metric: Metric,
+  threads: number,
+): Float32Array {
+  const labels = assignWith(spec, centroids, data, dim, metric, threads);
+  return residuals(data, centroids, dim, metric, threads, labels);
 }
 
 /** List offsets from each entry's list (a counting sort's prefix sums). */
@@ -136,7 +151,7 @@ function addAll(
   const { threads = 0 } = options;
   // Assigning is half the work, encoding the other half: progress counts both.
   const labels = new Int32Array(n);
-  const assigner = new CentroidAssigner(centroids, dim, metric, threads);
+  const assigner = centroidAssigner(spec, centroids, dim, metric, threads);
   try {
     for (let start = 0; start < n; start += ADD_CHUNK) {
       const chunk = vectors.subarray(start * dim, Math.min(n, start + ADD_CHUNK) * dim);

@@ -1,4 +1,4 @@
-import { CentroidAssigner } from './centroid-assigner.js';
+import { CentroidAssigner, type NearestCentroid } from './centroid-assigner.js';
 import { gatherRows, samplePositions, seededRandom } from './random.js';
 import type { Metric } from './types.js';
 
@@ -9,6 +9,11 @@ export interface KmeansOptions {
   /** Assignment metric: faiss trains an inner-product IVF with an inner-product quantizer. */
   metric?: Metric;
   threads?: number;
+  /**
+   * Makes the assigner of the iterations from the initial centroids (it is given each
+   * iteration's centroids with `setCentroids`); default the exact one over `threads`.
+   */
+  assigner?: (centroids: Float32Array) => NearestCentroid;
   /** Called after each iteration. */
   onIteration?: (done: number, total: number) => void;
 }
@@ -52,7 +57,8 @@ export function kmeans(data: Float32Array, dim: number, k: number, options: Kmea
   const centroids = gatherRows(data, dim, samplePositions(n, k, seededRandom(seed)));
   const sums = new Float64Array(k * dim);
   const counts = new Int32Array(k);
-  const assigner = new CentroidAssigner(centroids, dim, metric, threads);
+  const assigner =
+    options.assigner?.(centroids) ?? new CentroidAssigner(centroids, dim, metric, threads);
   try {
     for (let it = 0; it < iterations; it++) {
       if (it > 0) assigner.setCentroids(centroids);

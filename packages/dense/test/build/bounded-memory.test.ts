@@ -83,6 +83,9 @@ describe('bounded-memory builds are byte-identical to in-memory builds', () => {
     ['IVF16,SQfp16', 'ip', 95_000],
     ['IVF16,SQ8', 'l2', 82_000],
     ['IVF16,PQ4', 'ip', 73_000],
+    ['IVF64_HNSW4,PQ4', 'l2', 90_000],
+    ['IVF64,PQ4', 'l2', 90_000],
+    ['IVF64_HNSW8,SQ8', 'ip', 106_000],
     ['HNSW8,SQ8', 'l2', 2_000_000],
   ])(
     '%s (%s), with a budget that forces several spills',
@@ -101,6 +104,7 @@ describe('bounded-memory builds are byte-identical to in-memory builds', () => {
   it.each<[string, Metric]>([
     ['SQ8', 'l2'],
     ['IVF16,SQ8', 'ip'],
+    ['IVF64_HNSW8,PQ4', 'l2'],
   ])(
     '%s (%s) on worker threads, with the default budget',
     { timeout: 120_000 },

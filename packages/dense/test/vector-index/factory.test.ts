@@ -16,8 +16,14 @@ describe('parseFactory', () => {
     ['IVF4096,SQ8', { kind: 'ivf-flat', nlist: 4096, storage: 'sq8' }],
     ['IVF256,PQ64', { kind: 'ivf-pq', nlist: 256, pqM: 64, pqBits: 8 }],
     ['IVF256,PQ32x8', { kind: 'ivf-pq', nlist: 256, pqM: 32, pqBits: 8 }],
+    ['IVF4096_HNSW32,PQ96', { kind: 'ivf-pq', nlist: 4096, pqM: 96, quantizerM: 32 }],
+    ['IVF4096_HNSW32,PQ96x8', { kind: 'ivf-pq', nlist: 4096, pqM: 96, quantizerM: 32 }],
+    ['IVF65536_HNSW16,Flat', { kind: 'ivf-flat', nlist: 65536, quantizerM: 16, storage: 'f32' }],
+    ['IVF1024_HNSW32,SQ8', { kind: 'ivf-flat', nlist: 1024, quantizerM: 32, storage: 'sq8' }],
+    ['IVF1024_HNSW32,SQfp16', { kind: 'ivf-flat', quantizerM: 32, storage: 'f16' }],
   ])('%s', (s, expected) => {
     expect(parseFactory(s)).toMatchObject({ ...expected, factory: s });
+    if (!s.includes('_HNSW')) expect(parseFactory(s)).not.toHaveProperty('quantizerM');
   });
 
   it.each([
@@ -33,10 +39,15 @@ describe('parseFactory', () => {
     'IVF64,PQ8x4',
     'PQ2048x4fs',
     'OPQ16,IVF64,PQ16',
+    'IVF64_hnsw32,Flat',
+    'IVF64_HNSW,Flat',
+    'IVF64_HNSW1,Flat',
+    'IVF64_NSG32,Flat',
+    'IVF64_HNSW32',
     '',
   ])('rejects %j, listing the supported forms', (s) => {
     expect(() => parseFactory(s)).toThrow(/supported forms|must be between/);
-    if (!/^(HNSW1|IVF0,Flat)$/.test(s)) {
+    if (!/^(HNSW1|IVF0,Flat|IVF64_HNSW1,Flat)$/.test(s)) {
       expect(() => parseFactory(s)).toThrow(SUPPORTED_FACTORIES.join(', '));
     }
   });

@@ -22,6 +22,35 @@ export function randomVectors(n: number, dim: number, seed: number, unit = true)
   return out;
 }
 
+/**
+ * `n` seeded unit vectors drawn around `clusters` random unit centres (offsets of norm about
+ * `noise`): neighbourhoods exist, as in real
+ * embeddings, which uniform random vectors lack.
+ */
+export function clusteredVectors(
+  n: number,
+  dim: number,
+  clusters: number,
+  seed: number,
+  noise = 0.6,
+): Float32Array {
+  const random = seededRandom(seed);
+  const centres = randomVectors(clusters, dim, seed + 1);
+  const out = new Float32Array(n * dim);
+  const sigma = noise / Math.sqrt(dim / 4);
+  for (let i = 0; i < n; i++) {
+    const c = Math.floor(random() * clusters);
+    let norm = 0;
+    for (let j = 0; j < dim; j++) {
+      const x = centres[c * dim + j]! + sigma * (random() + random() + random() - 1.5);
+      out[i * dim + j] = x;
+      norm += x * x;
+    }
+    for (let j = 0; j < dim; j++) out[i * dim + j]! /= Math.sqrt(norm);
+  }
+  return out;
+}
+
 /** Brute-force top-k labels in float64, the reference every index is measured against. */
 export function exactTopK(
   data: Float32Array,
