@@ -19,12 +19,12 @@ const SHARD_ROWS = 65_536;
 /** Rows generated and written at once. */
 const BLOCK_ROWS = 1024;
 /** Norm of a passage's offset from its centroid before normalising (cosine about 0.8). */
-const PASSAGE_NOISE = 0.75;
+export const PASSAGE_NOISE = 0.75;
 /** A query's offset: further out (a query is not its passage). */
-const QUERY_NOISE = 0.9;
+export const QUERY_NOISE = 0.9;
 
 /** Unit vectors around centroids: `draw(centroid, noise, out, at)` writes one. */
-function mixture({ random, dim, centroids }) {
+export function mixture({ random, dim, centroids }) {
   const gaussian = gaussianOf(random);
   const means = new Float32Array(centroids * dim);
   for (let c = 0; c < centroids; c++) unitDraw(gaussian, means, c * dim, dim, undefined, 0, 1);
