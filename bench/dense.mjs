@@ -18,6 +18,7 @@ import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { recallAtK } from './lib/recall.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -126,15 +127,6 @@ function qps(search, queries, dim, b) {
   return (done * 1000) / (performance.now() - started);
 }
 
-function recall(labels, truth) {
-  let hits = 0;
-  for (let q = 0; q < NQ; q++) {
-    const want = new Set(truth.slice(q * K, (q + 1) * K));
-    for (let i = 0; i < K; i++) if (want.has(labels[q * K + i])) hits++;
-  }
-  return hits / (NQ * K);
-}
-
 async function dirBytes(dir) {
   let total = 0;
   for (const name of await readdir(dir)) total += (await stat(join(dir, name))).size;
@@ -164,7 +156,7 @@ async function runIrserve(factory, data, queries, dim, truth, dir, settings) {
     index: `${factory}${label}`,
     buildS,
     bytes,
-    recall: recall(index.search(queries, K, options).labels, truth),
+    recall: recallAtK(index.search(queries, K, options).labels, truth, K),
     qps1: qps((q) => index.search(q, K, options), queries, dim, 1),
     qps32: qps((q) => index.search(q, K, options), queries, dim, 32),
   }));

@@ -13,6 +13,7 @@
 // would give; --iterations k-means iterations (fewer make a quick run: the per-iteration time
 // scales). `Flat` storage shows the coarse quantizer's cost and recall alone.
 import { parseArgs } from 'node:util';
+import { recallAtK } from './lib/recall.mjs';
 import { seeded } from './lib/random.mjs';
 import { mixture, PASSAGE_NOISE, QUERY_NOISE } from './lib/scale/corpora/vectors.mjs';
 
@@ -48,15 +49,6 @@ function corpus() {
   const queries = new Float32Array(NQ * DIM);
   for (let q = 0; q < NQ; q++) model.draw(model.pick(), QUERY_NOISE, queries, q * DIM);
   return { data, queries };
-}
-
-function recall(labels, truth) {
-  let hits = 0;
-  for (let q = 0; q < NQ; q++) {
-    const want = new Set(truth.slice(q * K, (q + 1) * K));
-    for (let i = 0; i < K; i++) if (want.has(labels[q * K + i])) hits++;
-  }
-  return hits / (NQ * K);
 }
 
 const seconds = (started) => (performance.now() - started) / 1000;
@@ -95,7 +87,7 @@ function measure(factory, data, queries, truth) {
     perIteration: train / iterations,
     add,
     agreement,
-    recall: recall(found.labels, truth),
+    recall: recallAtK(found.labels, truth, K),
   };
 }
 
