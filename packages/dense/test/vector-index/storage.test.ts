@@ -30,6 +30,8 @@ describe('save and open round trip', () => {
     ['IVF8,SQfp16', 'l2'],
     ['IVF8,SQ8', 'ip'],
     ['IVF4,PQ4', 'ip'],
+    ['IVF8_HNSW4,PQ4', 'l2'],
+    ['IVF8_HNSW4,SQ8', 'ip'],
   ])('%s (%s) searches the same after reopening', async (factory, metric) => {
     const dir = await tempDir();
     const built = trainAndAdd(factory, data, DIM, metric, { seed: 2, kmeansIterations: 5 });
