@@ -6,7 +6,7 @@
 //   npm run build && node bench/scale.mjs [--sizes 1m,3m,8.8m]
 //       [--engines bm25,xapian,sparse,dense-768,dense-384,plaid]
 //       [--work DIR] [--results FILE] [--queries 1000] [--ks 10,1000] [--keep] [--fresh]
-//       [--strategies exhaustive,bmp,...] [--storages Flat,SQfp16,SQ8,IVF-PQ,HNSW32]
+//       [--strategies exhaustive,bmp,...] [--storages Flat,SQfp16,SQ8,IVF-PQ,IVF-HNSW-PQ,HNSW32]
 //       [--memory_budget 2GiB] [--threads N] [--paged_only]
 //
 // Each engine runs in processes of its own (bench/lib/scale/engines/*.mjs), so every peak RSS is

@@ -9,21 +9,26 @@ import { lastJsonLine, measuredBuild, pagedBudget, runMeasured, servedAs } from 
 const BUILDER = new URL('../../../../packages/dense/bin/irserve-build-index.js', import.meta.url)
   .pathname;
 const CHILD = new URL('./dense-child.mjs', import.meta.url).pathname;
-/** Storage choices: exhaustive float32, float16, int8; IVF-PQ and HNSW (factory strings). */
+/**
+ * Storage choices: exhaustive float32, float16, int8; IVF-PQ and HNSW (factory strings).
+ * `IVF-HNSW-PQ` is IVF-PQ whose build assigns vectors through a graph over the centroids.
+ */
 export const DENSE_STORAGES = ['Flat', 'SQfp16', 'SQ8', 'IVF-PQ', 'HNSW32'];
+const IVF_STORAGES = { 'IVF-PQ': '', 'IVF-HNSW-PQ': '_HNSW32' };
 /** Most seconds of queries per depth (an exhaustive scan of 1 M vectors is slow). */
 const QUERY_SECONDS = 60;
 
 /** IVF lists: about sqrt(n), a power of two from 64 to 4,096; PQ: one byte per 8 dimensions. */
-function ivfPq(size, dim) {
+function ivfPq(size, dim, quantizer) {
   const nlist = 2 ** Math.min(12, Math.max(6, Math.round(Math.log2(Math.sqrt(size)))));
-  return { factory: `IVF${nlist},PQ${dim / 8}`, nlist };
+  return { factory: `IVF${nlist}${quantizer},PQ${dim / 8}`, nlist };
 }
 
 /** The builder's flags for `storage`: IVF trains on about 64 vectors per list, 10 iterations. */
 function buildFlags(storage, size, dim) {
-  if (storage !== 'IVF-PQ') return { factory: storage, flags: ['--index_string', storage] };
-  const { factory, nlist } = ivfPq(size, dim);
+  const quantizer = IVF_STORAGES[storage];
+  if (quantizer === undefined) return { factory: storage, flags: ['--index_string', storage] };
+  const { factory, nlist } = ivfPq(size, dim, quantizer);
   const rate = Math.min(1, (64 * nlist) / size);
   const flags = ['--index_string', factory, '--sampling_rate', String(rate)];
   return { factory, flags: [...flags, '--kmeans_iterations', '10', '--nprobe', '16'] };
