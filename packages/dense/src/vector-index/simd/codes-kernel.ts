@@ -10,27 +10,22 @@ import {
 } from './shared-rows.js';
 import { instantiate, type SharedMemory } from './wasm.js';
 
+/** float16 and float32 rows: `l2` 0 sums the inner product, 1 the squared distance. */
+type FloatRowsKernel = (
+  q: number,
+  mask: number,
+  rows: number,
+  n: number,
+  rowBytes: number,
+  out: number,
+  l2: number,
+) => void;
+
 interface CodesExports {
   sq8_ip(w: number, rows: number, n: number, rowBytes: number, out: number): void;
   sq8_l2(a: number, steps: number, rows: number, n: number, rowBytes: number, out: number): void;
-  f16(
-    q: number,
-    mask: number,
-    rows: number,
-    n: number,
-    rowBytes: number,
-    out: number,
-    l2: number,
-  ): void;
-  f32(
-    q: number,
-    mask: number,
-    rows: number,
-    n: number,
-    rowBytes: number,
-    out: number,
-    l2: number,
-  ): void;
+  f16: FloatRowsKernel;
+  f32: FloatRowsKernel;
 }
 
 /** What the kernels of codes.wat need to score an index's rows (posted to helper threads). */
