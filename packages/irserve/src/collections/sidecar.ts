@@ -31,8 +31,9 @@ export interface SidecarPlace {
  * empty, uniquely named file in it. Unlike `access(W_OK)`, which answers for the process's real
  * user from the mode bits, this answers for the user it writes as, on the file system as it is
  * (a read-only mount, an NFS server squashing root, a service started with another effective
- * user). A refusal (EACCES, EPERM, EROFS) is a no; any other failure (a file where the directory
- * should be, no inode left) is an error naming the directory. Runs before each sidecar write.
+ * user). A refusal (EACCES, EPERM, EROFS) or a full file system (ENOSPC, EDQUOT) is a no: the next
+ * place is tried; any other failure (a file where the directory should be) is an error naming the
+ * directory. Runs before each sidecar write.
  */
 export const defaultIsWritable: IsWritable = async (dir) => {
   try {
@@ -40,7 +41,7 @@ export const defaultIsWritable: IsWritable = async (dir) => {
     await createAndRemoveProbe(dir);
     return true;
   } catch (error) {
-    if (isPermissionError(error)) return false;
+    if (cannotWriteHere(error)) return false;
     throw new Error(`cannot keep sidecar files in ${dir}: ${(error as Error).message}`, {
       cause: error,
     });
@@ -86,9 +87,11 @@ export async function sidecarPlace(
   return { name, dirs: [options.cacheDir ?? dirname(real), join(options.userCacheDir, kind)] };
 }
 
-function isPermissionError(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === 'EACCES' || code === 'EPERM' || code === 'EROFS';
+/** Failures that make a folder unusable for sidecars but leave the next place worth trying. */
+const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT']);
+
+function cannotWriteHere(error: unknown): boolean {
+  return NOT_WRITABLE.has((error as NodeJS.ErrnoException).code ?? '');
 }
 
 /**
@@ -119,7 +122,7 @@ export async function writeSidecar(
     } catch (error) {
       await handle?.close().catch(() => undefined);
       await rm(temp, { force: true }).catch(() => undefined);
-      if (!isPermissionError(error)) throw error;
+      if (!cannotWriteHere(error)) throw error;
       refused.push(dir);
     }
   }
