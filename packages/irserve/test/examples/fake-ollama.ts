@@ -107,11 +107,23 @@ export async function startFakeOllama(): Promise<FakeOllama> {
   };
 }
 
-/** A loopback port that nothing listens on (bound, then released), for connection-refused tests. */
+/**
+ * A loopback port that nothing listens on, for connection-refused tests: one below Linux's
+ * ephemeral range (32768-60999), checked free by binding it, then released. A port the kernel
+ * hands out for `listen(0)` could be handed again, at once, to the next server a test (or a
+ * test running beside it) starts, which then answers where a refusal was expected.
+ */
 export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = createServer();
+    const bound = await new Promise<boolean>((done) => {
+      server.once('error', () => done(false));
+      server.listen(port, '127.0.0.1', () => done(true));
+    });
+    if (!bound) continue;
+    await new Promise<void>((done) => server.close(() => done()));
+    return port;
+  }
+  throw new Error('no free loopback port between 20000 and 32000');
 }
