@@ -1,4 +1,5 @@
-import { assign, kmeans } from './kmeans.js';
+import { kmeans } from './kmeans.js';
+import { PqEncodeKernel } from './simd/pq-encode-kernel.js';
 import type { Metric } from './types.js';
 
 /** 8-bit codes: 256 centroids per sub-quantizer. */
@@ -51,20 +52,12 @@ export function trainPq(
 }
 
 /**
- * Encodes `n * dim` vectors to `n * m` bytes (nearest centroid per sub-space). One thread by
- * default: 256 centroids are little work per call, and builders spread chunks over threads.
+ * Encodes `n * dim` vectors to `n * m` bytes: the nearest centroid per sub-space, by the
+ * WebAssembly kernel (the same codes as an exhaustive search over each sub-space's centroids).
+ * One thread: builders spread chunks over threads.
  */
-export function encodePq(pq: ProductQuantizer, data: Float32Array, threads = 1): Uint8Array {
-  const { m, dsub } = pq;
-  const dim = m * dsub;
-  const n = data.length / dim;
-  const codes = new Uint8Array(n * m);
-  for (let j = 0; j < m; j++) {
-    const book = pq.codebooks.subarray(j * PQ_KSUB * dsub, (j + 1) * PQ_KSUB * dsub);
-    const labels = assign(book, subspace(data, dim, dsub, j), dsub, 'l2', threads);
-    for (let i = 0; i < n; i++) codes[i * m + j] = labels[i]!;
-  }
-  return codes;
+export function encodePq(pq: ProductQuantizer, data: Float32Array): Uint8Array {
+  return new PqEncodeKernel(pq.m, pq.dsub, pq.codebooks).encode(data);
 }
 
 /**
