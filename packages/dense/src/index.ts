@@ -35,6 +35,8 @@ export { decodeFloat16 } from './formats/float16.js';
 export { parseDescr } from './formats/dtype.js';
 export { kmeans, assign } from './vector-index/kmeans.js';
 export type { KmeansOptions } from './vector-index/kmeans.js';
+export { CentroidAssigner, type NearestCentroid } from './vector-index/centroid-assigner.js';
+export { CentroidGraph, type CentroidGraphOptions } from './vector-index/centroid-graph.js';
 export { dot } from './vector-index/kernels.js';
 export { seededRandom, samplePositions, gatherRows } from './vector-index/random.js';
 export { sha256File, combinedChecksum } from './vector-index/manifest.js';

@@ -6,10 +6,10 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { assign } from '@irserve/dense';
 import type { Progress } from 'irserve';
 import { formatBytes } from 'irserve/plugin';
 import { compressRow, makeCodec, type ResidualCodec } from '../index/codec.js';
+import { tokenAssigner, type CentroidGraphSettings } from './centroid-assignment.js';
 import { BufferedOut, type IvfRuns } from './ivf-runs.js';
 import { writeBytesNpy, writeIntNpy } from './npy-write.js';
 import type { ShardSource, TokenShard } from './token-shards.js';
@@ -30,6 +30,8 @@ export interface EncodeSettings {
   threads: number;
   /** Most bytes of floats one shard may hold. */
   shardBytes: number;
+  /** Assign through an HNSW graph over the centroids instead of exactly. */
+  centroidGraph: CentroidGraphSettings | undefined;
 }
 
 /**
@@ -51,11 +53,19 @@ export async function encodeShards(
   const files: string[] = [];
   const done = { passages: 0, embeddings: 0 };
   const utf8 = new TextEncoder();
+  // One assigner for every shard: the exact one keeps its threads, the graph is built once.
+  const assigner = tokenAssigner(
+    trained.centroids,
+    dim,
+    'ip',
+    settings.threads,
+    settings.centroidGraph,
+  );
   try {
     for (let c = 0; c < source.count; c++) {
       const shard = await source.load(c);
       checkShard(shard, source.label(c), settings);
-      const codes = assign(trained.centroids, shard.features, dim, 'ip', settings.threads);
+      const codes = assigner.assign(shard.features);
       const packed = packResiduals(shard, codes, trained.centroids, codec);
       await writeIntNpy(join(dir, `${c}.codes.npy`), codes, 'int64');
       await writeBytesNpy(join(dir, `${c}.residuals.npy`), packed, [codes.length, codec.packedDim]);
@@ -82,6 +92,7 @@ export async function encodeShards(
       bar.tick();
     }
   } finally {
+    assigner.close();
     await mapping.close();
   }
   bar.done();

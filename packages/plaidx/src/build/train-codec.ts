@@ -3,7 +3,8 @@
  * sample of token embeddings (L2-normalised afterwards), then bucket cutoffs and weights
  * from the quantiles of held-out residuals, and the mean absolute residual per dimension.
  */
-import { assign, kmeans } from '@irserve/dense';
+import { kmeans } from '@irserve/dense';
+import { assignTokens, tokenAssigner, type CentroidGraphSettings } from './centroid-assignment.js';
 
 export interface TrainedCodec {
   centroids: Float32Array;
@@ -20,6 +21,8 @@ export interface TrainOptions {
   seed: number;
   /** Threads for the centroid assignments (0 or absent: every core). */
   threads?: number;
+  /** Assign through an HNSW graph over the centroids instead of exactly. */
+  centroidGraph?: CentroidGraphSettings;
   onIteration?: (done: number, total: number) => void;
 }
 
@@ -52,18 +55,20 @@ export function trainCodec(
   heldout: Float32Array,
   options: TrainOptions,
 ): TrainedCodec {
-  const { dim, partitions, nbits } = options;
+  const { dim, partitions, nbits, centroidGraph } = options;
+  const threads = options.threads ?? 0;
   const centroids = normalizeRows(
     kmeans(sample, dim, partitions, {
       iterations: options.iterations,
       seed: options.seed,
       metric: 'l2',
-      threads: options.threads ?? 0,
+      threads,
+      assigner: (initial) => tokenAssigner(initial, dim, 'l2', threads, centroidGraph),
       ...(options.onIteration ? { onIteration: options.onIteration } : {}),
     }),
     dim,
   );
-  const codes = assign(centroids, heldout, dim, 'ip', options.threads ?? 0);
+  const codes = assignTokens(centroids, heldout, dim, threads, centroidGraph);
   const residuals = new Float32Array(heldout.length);
   const avgResidual = new Float32Array(dim);
   for (let i = 0; i < codes.length; i++) {

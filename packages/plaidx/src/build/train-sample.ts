@@ -7,6 +7,7 @@ import type { Progress } from 'irserve';
 import { formatBytes } from 'irserve/plugin';
 import { checkShard } from './encode-shards.js';
 import type { ShardSource } from './token-shards.js';
+import type { CentroidGraphSettings } from './centroid-assignment.js';
 import { trainCodec, type TrainedCodec } from './train-codec.js';
 
 export interface Counts {
@@ -22,6 +23,8 @@ export interface TrainSettings {
   samplePassages: number | undefined;
   seed: number;
   threads: number;
+  /** Assign through an HNSW graph over the centroids instead of exactly. */
+  centroidGraph: CentroidGraphSettings | undefined;
   /** Most bytes of token embeddings the sample may hold. */
   sampleBytes: number;
   /** Most bytes of floats one shard may hold. */
@@ -120,6 +123,7 @@ export async function trainOnSample(
     iterations,
     seed: settings.seed,
     threads: settings.threads,
+    ...(settings.centroidGraph ? { centroidGraph: settings.centroidGraph } : {}),
     onIteration: () => progress.tick(),
   });
   progress.done();

@@ -7,6 +7,7 @@ import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeNpy } from '@irserve/dense';
 import { writeManifest } from '../index/manifest.js';
+import { assignmentLabel, type CentroidGraphSettings } from './centroid-assignment.js';
 import type { EncodedCorpus } from './encode-shards.js';
 import type { IvfRuns } from './ivf-runs.js';
 import type { TrainedCodec } from './train-codec.js';
@@ -15,6 +16,7 @@ interface GlobalSettings {
   nbits: number;
   dim: number;
   kmeansIterations: number;
+  centroidGraph: CentroidGraphSettings | undefined;
 }
 
 /** Writes the files; resolves to the index's size in bytes. */
@@ -66,11 +68,14 @@ async function writeMetadataFiles(
 ): Promise<void> {
   const { dim, nbits } = settings;
   const { embeddings, passages } = corpus;
+  // ColBERT's readers ignore config keys they do not know, as they do `built_by`.
+  const assignment = assignmentLabel(settings.centroidGraph);
   const config = {
     nbits,
     dim,
     kmeans_niters: settings.kmeansIterations,
     built_by: 'irserve-build-plaid-index',
+    ...(assignment ? { centroid_assignment: assignment } : {}),
   };
   const avgDoclen = passages === 0 ? 0 : embeddings / passages;
   const metadata = {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,11 +67,28 @@ describe('irserve-build-plaid-index', () => {
     expect(bad.err[0]).toMatch(/--memory_budget/);
   });
 
+  it('assigns through a centroid graph with --centroid_graph and records it', async () => {
+    const { out, io: cliIo } = io();
+    const argv = [`${FIXTURES}shards`, join(dir, 'graph'), '--partitions', '8'];
+    expect(await main([...argv, '--centroid_graph', '8', '--centroid_graph_ef', '4'], cliIo)).toBe(
+      0,
+    );
+    expect(out[0]).toMatch(
+      /\(nbits 2, 8 centroids, assigned by hnsw \(M 8, efSearch 4\)\) over 16 passages, .* \(training [\d.]+s, encoding [\d.]+s\)/,
+    );
+    const metadata = JSON.parse(await readFile(join(dir, 'graph', 'metadata.json'), 'utf8')) as {
+      config: Record<string, unknown>;
+    };
+    expect(metadata.config.centroid_assignment).toBe('hnsw (M 8, efSearch 4)');
+  });
+
   it.each([
     [[], /expected <embeddings_dir> and <output_dir>, got 0/],
     [['a', 'b', '--nbits', '3'], /--nbits must be 1, 2 or 4/],
     [['a', 'b', '--partitions', 'lots'], /--partitions must be a non-negative integer/],
     [['a', 'b', '--frobnicate'], /unknown option --frobnicate/],
+    [['a', 'b', '--centroid_graph', '1'], /--centroid_graph must be an integer from 2 to 512/],
+    [['a', 'b', '--centroid_graph_ef', '8'], /--centroid_graph_ef needs --centroid_graph M/],
   ])('exits 2 on bad usage %j', async (argv, message) => {
     const { err, io: cliIo } = io();
     expect(await main(argv, cliIo)).toBe(2);
