@@ -54,9 +54,9 @@ export function encodeEntries(
   metric: Metric,
   encoding: IvfEncoding,
 ): Uint8Array {
+  if (encoding.pq) return encodePq(encoding.pq, chunk, { labels, centroids });
   const byResidual = storesResiduals(encoding);
   const input = byResidual ? residuals(chunk, centroids, dim, metric, 1, labels) : chunk;
-  if (encoding.pq) return encodePq(encoding.pq, input);
   const out = new Uint8Array((chunk.length / dim) * encoding.codec.rowBytes);
   encoding.codec.encode(input, out, 0);
   return out;

@@ -54,10 +54,15 @@ export function trainPq(
 /**
  * Encodes `n * dim` vectors to `n * m` bytes: the nearest centroid per sub-space, by the
  * WebAssembly kernel (the same codes as an exhaustive search over each sub-space's centroids).
- * One thread: builders spread chunks over threads.
+ * One thread: builders spread chunks over threads. With `residualTo`, encodes each row minus
+ * its centroid (IVF-PQ's residuals) without a copy of the residuals.
  */
-export function encodePq(pq: ProductQuantizer, data: Float32Array): Uint8Array {
-  return new PqEncodeKernel(pq.m, pq.dsub, pq.codebooks).encode(data);
+export function encodePq(
+  pq: ProductQuantizer,
+  data: Float32Array,
+  residualTo?: { labels: Int32Array; centroids: Float32Array },
+): Uint8Array {
+  return new PqEncodeKernel(pq.m, pq.dsub, pq.codebooks).encode(data, residualTo);
 }
 
 /**

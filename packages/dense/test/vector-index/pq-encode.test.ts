@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assign } from '../../src/vector-index/kmeans.js';
+import { residuals } from '../../src/vector-index/ivf-encode.js';
 import { encodePq, PQ_KSUB, subspace, trainPq } from '../../src/vector-index/pq.js';
 import { randomVectors } from './helpers.js';
 
@@ -62,5 +63,16 @@ describe('encodePq (pq-encode.wat) against the exhaustive search', { timeout: 60
     const codes = encodePq({ m, dsub, codebooks }, data);
     expect(codes).toEqual(searchedCodes(m, dsub, codebooks, data));
     expect(codes[0]).toBe(255);
+  });
+
+  it('encodes residuals to their centroids as it encodes the residuals computed first', () => {
+    const [dim, m, n, nlist] = [24, 8, 1300, 5];
+    const data = randomVectors(n, dim, 21);
+    const centroids = randomVectors(nlist, dim, 22);
+    const labels = Int32Array.from({ length: n }, (_, i) => (i * 7) % nlist);
+    const pq = { m, dsub: 3, codebooks: randomVectors(m * PQ_KSUB, 3, 23, false) };
+    const computed = residuals(data, centroids, dim, 'ip', 1, labels);
+    expect(encodePq(pq, data, { labels, centroids })).toEqual(encodePq(pq, computed));
+    expect(encodePq(pq, computed)).toEqual(searchedCodes(m, 3, pq.codebooks, computed));
   });
 });

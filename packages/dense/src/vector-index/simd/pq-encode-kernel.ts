@@ -57,8 +57,16 @@ export class PqEncodeKernel {
     this.#codes = new Uint8Array(memory.buffer, codes, BATCH_ROWS * m);
   }
 
-  /** The `m`-byte codes of the rows of `data` (`n * m * dsub` floats), in order. */
-  encode(data: Float32Array): Uint8Array {
+  /**
+   * The `m`-byte codes of the rows of `data` (`n * m * dsub` floats), in order; with `residualTo`,
+   * of each row minus its list's centroid (`labels[i]`'s row of `centroids`), computed batch by
+   * batch in the kernel's memory as `residuals` would (the same float32 differences), so a
+   * chunk's residuals never take a buffer of their own.
+   */
+  encode(
+    data: Float32Array,
+    residualTo?: { labels: Int32Array; centroids: Float32Array },
+  ): Uint8Array {
     const m = this.#m;
     const dim = m * this.#dsub;
     const n = data.length / dim;
@@ -66,11 +74,32 @@ export class PqEncodeKernel {
     const { books, norms, rows, codes } = this.#offsets;
     for (let first = 0; first < n; first += BATCH_ROWS) {
       const count = Math.min(BATCH_ROWS, n - first);
-      padRows(data, first * dim, count * m, this.#dsub, this.#rows, this.#stride);
+      if (residualTo) this.#padResiduals(data, first, count, residualTo);
+      else padRows(data, first * dim, count * m, this.#dsub, this.#rows, this.#stride);
       this.#kernel.encode(rows, count, m, this.#stride * 4, books, norms, codes);
       out.set(this.#codes.subarray(0, count * m), first * m);
     }
     return out;
+  }
+
+  /** Rows `first` to `first + count` of `data` minus their centroids, padded, into the batch. */
+  #padResiduals(
+    data: Float32Array,
+    first: number,
+    count: number,
+    { labels, centroids }: { labels: Int32Array; centroids: Float32Array },
+  ): void {
+    const [m, dsub, stride, target] = [this.#m, this.#dsub, this.#stride, this.#rows];
+    const dim = m * dsub;
+    for (let i = 0; i < count; i++) {
+      const row = (first + i) * dim;
+      const centroid = labels[first + i]! * dim;
+      for (let j = 0; j < m; j++) {
+        const at = (i * m + j) * stride;
+        for (let t = 0; t < dsub; t++)
+          target[at + t] = data[row + j * dsub + t]! - centroids[centroid + j * dsub + t]!;
+      }
+    }
   }
 }
 
