@@ -3,15 +3,17 @@
 //
 //   npm run build && node bench/ivf-add.mjs [--n 300000] [--dim 768] [--pq 96]
 //       [--factories IVF4096_HNSW32,PQ96:IVF1024,PQ96] [--sampling_rate 0.03] [--threads 2]
+//       [--kmeans_iterations 25]
 //       [--memory_budget 12G] [--baseline <an older build's packages/dense/dist>]
 //       [--dir <scratch folder>] [--keep] [--skip_parts] [--skip_builds]
 //
 // 1. Per-vector CPU of each part of the add pass, on one chunk (16,384 rows, one thread):
 //    reading and parsing a shard, assigning by the centroid graph (`_HNSW32`) and exactly,
-//    PQ encoding as the exhaustive search per sub-space did it (before pq-encode.wat) and by the
-//    kernel, spilling the entries to a sorted run and merging runs back. Stand-in centroids
-//    (corpus rows) and codebooks (PQ trained on a few thousand residuals, 4 iterations): the
-//    costs depend on the shapes, not on how well they were trained.
+//    a worker's residuals and PQ encoding as they were (a residual array, then the exhaustive
+//    search per sub-space) and as they are (pq-encode.wat, residuals in its memory), spilling
+//    the entries to a sorted run and merging runs back. Stand-in centroids (corpus rows) and
+//    codebooks (PQ trained on a few thousand residuals, 4 iterations): the costs depend on the
+//    shapes, not on how well they were trained.
 // 2. Whole builds through `buildIndex` (what `irserve-build-index` runs), each in its own
 //    process: wall and CPU seconds per phase (read: the survey; sampling; train; add: assign,
 //    encode and spill; lists: the merge and writing), peak RSS, and whether the index files are
@@ -35,6 +37,7 @@ const { values } = parseArgs({
     pq: { type: 'string', default: '96' },
     factories: { type: 'string', default: 'IVF4096_HNSW32,PQ96:IVF1024,PQ96' },
     sampling_rate: { type: 'string', default: '0.03' },
+    kmeans_iterations: { type: 'string' },
     threads: { type: 'string', default: '2' },
     memory_budget: { type: 'string' },
     baseline: { type: 'string' },
@@ -92,6 +95,7 @@ async function build(dist, factory, shards, scratch) {
     samplingRate: Number(values.sampling_rate),
     threads: Number(values.threads),
     ...(values.memory_budget ? { memoryBudget: parseSize(values.memory_budget) } : {}),
+    ...(values.kmeans_iterations ? { kmeansIterations: Number(values.kmeans_iterations) } : {}),
   };
   const arg = JSON.stringify({ dist, options });
   const run = spawnSync(process.execPath, [new URL(import.meta.url).pathname, '--child', arg], {
@@ -128,8 +132,8 @@ async function parts(shards, factories, dim) {
   const { CentroidGraph } = await load('vector-index/centroid-graph.js');
   const { CentroidAssigner } = await load('vector-index/centroid-assigner.js');
   const { assign } = await load('vector-index/kmeans.js');
-  const { encodePq, trainPq, subspace, PQ_KSUB } = await load('vector-index/pq.js');
-  const { residuals } = await load('vector-index/ivf-encode.js');
+  const { trainPq, subspace, PQ_KSUB } = await load('vector-index/pq.js');
+  const { residuals, encodeEntries } = await load('vector-index/ivf-encode.js');
   const { ListRunBuffer, mergeRuns } = await load('build/list-runs.js');
   const [first] = await listShards(shards);
   const started = now();
@@ -162,24 +166,27 @@ async function parts(shards, factories, dim) {
   const labels = assign(centroids, chunk, dim, 'ip', 1);
   const input = residuals(chunk, centroids, dim, 'ip', 1, labels);
   const pq = trainPq(input.subarray(0, 8192 * dim), dim, m, { seed: 1, iterations: 4, threads: 1 });
+  // Before pq-encode.wat: the residuals in a chunk-sized array, then the Flat kernel per sub-space.
   const searched = () => {
+    const residual = residuals(chunk, centroids, dim, 'ip', 1, labels);
     const codes = new Uint8Array(CHUNK * m);
     for (let j = 0; j < m; j++) {
       const book = pq.codebooks.subarray(j * PQ_KSUB * dsub, (j + 1) * PQ_KSUB * dsub);
-      const sub = assign(book, subspace(input, dim, dsub, j), dsub, 'l2', 1);
+      const sub = assign(book, subspace(residual, dim, dsub, j), dsub, 'l2', 1);
       for (let i = 0; i < CHUNK; i++) codes[i * m + j] = sub[i];
     }
     return codes;
   };
+  const encoded = () => encodeEntries(chunk, labels, centroids, dim, 'ip', { pq });
   rows.push({
-    part: `PQ${m} encode, exhaustive search per sub-space (before)`,
+    part: `residuals and PQ${m} encoding, exhaustive search per sub-space (before)`,
     us: perVector(CHUNK, searched),
   });
   rows.push({
-    part: `PQ${m} encode, pq-encode.wat (after)`,
-    us: perVector(CHUNK, () => encodePq(pq, input)),
+    part: `residuals and PQ${m} encoding, pq-encode.wat (after)`,
+    us: perVector(CHUNK, encoded),
   });
-  const codes = encodePq(pq, input);
+  const codes = encoded();
   const same = Buffer.compare(codes, searched()) === 0;
   const ids = Int32Array.from({ length: CHUNK }, (_, i) => i);
   const scratch = await mkdtemp(join(tmpdir(), 'ivf-add-runs-'));
@@ -224,8 +231,11 @@ async function printBuilds(corpus, factories, scratch) {
     : [['current', current]];
   const phases = ['read', 'sampling', 'train', 'add', 'lists'];
   const budget = values.memory_budget ? `, --memory_budget ${values.memory_budget}` : '';
+  const iterations = values.kmeans_iterations
+    ? `, --kmeans_iterations ${values.kmeans_iterations}`
+    : '';
   console.log(
-    `\nWhole builds: wall s (CPU s) per phase, --sampling_rate ${values.sampling_rate}, --threads ${values.threads}${budget}\n`,
+    `\nWhole builds: wall s (CPU s) per phase, --sampling_rate ${values.sampling_rate}, --threads ${values.threads}${budget}${iterations}\n`,
   );
   console.log(
     `| factory | dist | ${phases.join(' | ')} | total | peak RSS | runs | index sha256 |`,
