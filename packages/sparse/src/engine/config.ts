@@ -103,6 +103,15 @@ export const lsrConfigSchema = z.strictObject({
     .describe(
       'How the top k is found; every strategy returns the same passages and scores. `exhaustive` (default), `bmp` (block-max pruning over blocks of 4 passages, several times faster at small k), `auto` (`bmp` up to top 200, or passages/1000 when more; else exhaustive), `max-score`, `block-max`, `impact-ordered` (needs an index built with `--impact_ordered`).',
     ),
+  threads: z
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe(
+      "Threads that sum `bmp`'s (and `auto`'s) block bounds of each query, the search thread included, on indexes of 2 M passages or more (below, one thread is faster). Default: the machine's cores, at most 4.",
+    ),
   check_vocabulary: z
     .boolean()
     .default(true)

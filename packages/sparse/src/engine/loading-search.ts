@@ -5,11 +5,13 @@
  */
 import type { OpeningSparseIndex } from '../index/open-index.js';
 import { fileExhaustiveSearch, fileSearchScratch } from '../search/file-exhaustive.js';
+import type { BoundsThreads } from '../search/bmp/split-bounds.js';
 import { preparedSearch, type BoundSearch, type SearchStrategy } from './strategies.js';
 
 /**
  * A search that answers at once from the files of the index, and `prepared`, which settles when
- * the strategy runs from memory with all it derives (rejecting as `opening.load()` does).
+ * the strategy runs from memory with all it derives (rejecting as `opening.load()` does), and
+ * `close`, which ends the threads `bmp` sums its bounds with.
  *
  * @example const { search, prepared } = loadingSearch(opening, 'auto');
  */
@@ -17,14 +19,17 @@ export function loadingSearch(
   opening: OpeningSparseIndex,
   strategy: SearchStrategy,
   signal?: AbortSignal,
-): { search: BoundSearch; prepared: Promise<void> } {
+  threads?: BoundsThreads,
+): { search: BoundSearch; prepared: Promise<void>; close(): Promise<void> } {
   const { head, postings } = opening;
   const scratch = fileSearchScratch(head);
   let current: BoundSearch = (query, options) =>
     fileExhaustiveSearch(postings, query, options, scratch);
+  let close = () => Promise.resolve();
   const prepared = opening.load().then(
     async (index) => {
-      const bound = preparedSearch(index, strategy, signal);
+      const bound = preparedSearch(index, strategy, signal, threads);
+      close = bound.close;
       current = bound.search;
       await postings.close();
       return bound.ready;
@@ -34,5 +39,12 @@ export function loadingSearch(
       throw error;
     },
   );
-  return { search: (query, options) => current(query, options), prepared };
+  return {
+    search: (query, options) => current(query, options),
+    prepared,
+    close: async () => {
+      await prepared.catch(() => undefined);
+      await close();
+    },
+  };
 }

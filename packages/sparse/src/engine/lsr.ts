@@ -24,6 +24,7 @@ import {
 import type { SparseEncoder, SparseVector } from '../encoders/types.js';
 import { missingTokens } from '../encoders/vocabulary.js';
 import { MANIFEST_FILE } from '../index/manifest.js';
+import { defaultBoundsThreads } from '../search/bmp/split-bounds.js';
 import { queryTerms } from '../search/query-terms.js';
 import { lsrConfigSchema, lsrModels, parseLsrConfig, type LsrConfig } from './config.js';
 import { createEncoder } from './create-encoder.js';
@@ -194,7 +195,14 @@ export class LSR extends BaseEngine {
         mapping === undefined ? undefined : resolve(dir, mapping),
         this.settings.search,
         this.settings.prepare,
-        { signal: closing, memoryBudget: this.#memoryBudget() },
+        {
+          signal: closing,
+          memoryBudget: this.#memoryBudget(),
+          threads: {
+            threads: this.settings.threads ?? defaultBoundsThreads(),
+            log: (line) => this.context.logger.warn(line),
+          },
+        },
       ).catch((error: unknown) => {
         if (error instanceof IrserveError) throw error;
         throw new IrserveError('ERR_CONFIG', `service "${this.name}": ${(error as Error).message}`);

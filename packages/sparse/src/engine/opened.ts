@@ -7,6 +7,7 @@ import { ARRAY_FILES, STRING_FILES, arrayFileName } from '../index/files.js';
 import type { SparseManifest } from '../index/manifest.js';
 import { startOpeningSparseIndex, type OpeningSparseIndex } from '../index/open-index.js';
 import type { SparseIndexHead } from '../index/types.js';
+import type { BoundsThreads } from '../search/bmp/split-bounds.js';
 import { loadingSearch } from './loading-search.js';
 import { MIN_LIST_CACHE, pagedPlan, pagedSearch, type PagedPlan } from './paged-search.js';
 import { preparedSearch, type BoundSearch, type SearchStrategy } from './strategies.js';
@@ -34,7 +35,7 @@ export interface OpenedLsr {
   paged?: { search: 'bmp' | 'exhaustive'; note?: string };
   /** Bytes of the index held in memory now (the whole index once loaded, or head and pages). */
   residentBytes(): number;
-  /** Closes the files the search reads (paged, or while loading). */
+  /** Closes the files the search reads (paged, or while loading) and ends its threads. */
   close(): Promise<void>;
   /**
    * Settles once the whole index is in memory, every file matched its checksum and the search
@@ -47,6 +48,7 @@ export interface OpenedLsr {
  * Opens the index at `indexPath` and the optional subset mapping (keyed by document id). In
  * `background` mode it returns once the head is read, searching from the files until the rest
  * is in memory; under a `memoryBudget` smaller than the index it always searches from the files.
+ * `threads` sum `bmp`'s block bounds per query (one by default).
  *
  * @example const opened = await openLsr('indexes/splade', 'subsets.tsv', 'block-max');
  */
@@ -55,9 +57,13 @@ export async function openLsr(
   mappingPath: string | undefined,
   search: SearchStrategy,
   prepare: PrepareMode = 'start',
-  options: { signal?: AbortSignal; memoryBudget?: number | undefined } = {},
+  options: {
+    signal?: AbortSignal;
+    memoryBudget?: number | undefined;
+    threads?: BoundsThreads | undefined;
+  } = {},
 ): Promise<OpenedLsr> {
-  const { signal, memoryBudget } = options;
+  const { signal, memoryBudget, threads } = options;
   let plan: PagedPlan | undefined;
   const opening = await startOpeningSparseIndex(indexPath, {
     ...(signal ? { signal } : {}),
@@ -69,7 +75,7 @@ export async function openLsr(
     },
   });
   try {
-    return await serve(opening, { indexPath, mappingPath, search, prepare, signal, plan });
+    return await serve(opening, { indexPath, mappingPath, search, prepare, signal, plan, threads });
   } catch (error) {
     await opening.postings.close();
     throw error;
@@ -86,6 +92,7 @@ async function serve(
     signal: AbortSignal | undefined;
     /** Set when the index is served from its files. */
     plan: PagedPlan | undefined;
+    threads: BoundsThreads | undefined;
   },
 ): Promise<OpenedLsr> {
   const { head, manifest, postings } = opening;
@@ -103,7 +110,7 @@ async function serve(
   }
   const headBytes = headBytesOf(manifest);
   if (o.plan !== undefined) {
-    const paged = pagedSearch(opening, o.plan, o.search, o.indexPath, o.signal);
+    const paged = pagedSearch(opening, o.plan, o.search, o.indexPath, o.signal, o.threads);
     if (o.prepare === 'start') await paged.prepared;
     return {
       ...{ head, manifest, lookup, subsets, passageLabels },
@@ -123,8 +130,8 @@ async function serve(
   }
   const serving =
     o.prepare === 'start'
-      ? await preparedNow(opening, o.search, o.signal)
-      : loadingSearch(opening, o.search, o.signal);
+      ? await preparedNow(opening, o.search, o.signal, o.threads)
+      : loadingSearch(opening, o.search, o.signal, o.threads);
   let loaded = false;
   serving.prepared.then(
     () => (loaded = true),
@@ -136,10 +143,14 @@ async function serve(
     lookup,
     subsets,
     passageLabels,
-    ...serving,
+    search: serving.search,
+    prepared: serving.prepared,
     storage: 'memory',
     residentBytes: () => (loaded ? inMemoryBytes(manifest) : headBytes + postings.residentBytes),
-    close: () => postings.close(),
+    close: async () => {
+      await postings.close();
+      await serving.close();
+    },
   };
 }
 
@@ -190,9 +201,10 @@ async function preparedNow(
   opening: OpeningSparseIndex,
   strategy: SearchStrategy,
   signal: AbortSignal | undefined,
-): Promise<{ search: BoundSearch; prepared: Promise<void> }> {
-  const bound = preparedSearch(await opening.load(), strategy, signal);
+  threads: BoundsThreads | undefined,
+): Promise<{ search: BoundSearch; prepared: Promise<void>; close(): Promise<void> }> {
+  const bound = preparedSearch(await opening.load(), strategy, signal, threads);
   await opening.postings.close();
   await bound.ready;
-  return { search: bound.search, prepared: bound.ready };
+  return { search: bound.search, prepared: bound.ready, close: bound.close };
 }

@@ -10,9 +10,10 @@ import { hasArrayFiles, type SparseManifest } from '../index/manifest.js';
 import type { OpeningSparseIndex } from '../index/open-index.js';
 import type { SparseIndexHead } from '../index/types.js';
 import { boundMatrixBytes, boundMatrixReserve } from '../search/bmp/bound-matrix.js';
-import { bmpScratchInTurns } from '../search/bmp/bmp-search.js';
+import { bmpScratchInTurns, closeBmpScratch } from '../search/bmp/bmp-search.js';
 import { openFileForward } from '../search/bmp/file-forward.js';
 import { fileLists } from '../search/bmp/list-source.js';
+import type { BoundsThreads } from '../search/bmp/split-bounds.js';
 import { fileExhaustiveSearch, fileSearchScratch } from '../search/file-exhaustive.js';
 import { autoSearch, bmpWith, type BoundSearch, type SearchStrategy } from './strategies.js';
 
@@ -103,6 +104,7 @@ export function pagedSearch(
   strategy: SearchStrategy,
   dir: string,
   signal?: AbortSignal,
+  threads?: BoundsThreads,
 ): PagedSearch {
   const { head, postings, manifest } = opening;
   const scratch = fileSearchScratch(head);
@@ -120,7 +122,7 @@ export function pagedSearch(
         const bmpScratch = await bmpScratchInTurns(
           fileLists(head, postings),
           forward.read,
-          {},
+          { threads },
           signal,
         ).catch(async (error: unknown) => {
           await forward.close();
@@ -129,6 +131,10 @@ export function pagedSearch(
         });
         const bounds = boundMatrixBytes(bmpScratch.matrix, head.terms.length);
         held = () => bounds + forward.residentBytes();
+        closeForward = async () => {
+          await closeBmpScratch(bmpScratch);
+          await forward.close();
+        };
         const bmp = bmpWith(bmpScratch);
         current = strategy === 'auto' ? autoSearch(head.passages, bmp, exhaustive) : bmp;
       });

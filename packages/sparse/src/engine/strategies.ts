@@ -9,10 +9,12 @@ import {
   bmpScratch,
   bmpScratchInTurns,
   bmpSearch,
+  closeBmpScratch,
   type BmpScratch,
 } from '../search/bmp/bmp-search.js';
 import { forwardView } from '../search/bmp/forward-view.js';
 import { memoryLists } from '../search/bmp/list-source.js';
+import type { BoundsThreads } from '../search/bmp/split-bounds.js';
 import { exhaustiveScratch, exhaustiveSearch } from '../search/exhaustive.js';
 import { impactOrderedScratch, impactOrderedSearch } from '../search/impact-ordered.js';
 import { maxScoreScratch, maxScoreSearch } from '../search/max-score.js';
@@ -75,9 +77,17 @@ export function boundSearch(index: SparseIndexData, strategy: SearchStrategy): B
   }
 }
 
+/** A search being prepared: `ready` settles once it has all it derives; `close` ends its threads. */
+export interface PreparedSearch {
+  search: BoundSearch;
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
 /**
  * `boundSearch`, with what `bmp` and `auto` derive (their block bounds) done a step at a time
  * after it returns: until `ready`, they search exhaustively, which returns the same results.
+ * `threads` sum `bmp`'s block bounds of each query (one by default).
  *
  * @example const { search, ready } = preparedSearch(index, 'auto'); await ready;
  */
@@ -85,18 +95,29 @@ export function preparedSearch(
   index: SparseIndexData,
   strategy: SearchStrategy,
   signal?: AbortSignal,
-): { search: BoundSearch; ready: Promise<void> } {
+  threads?: BoundsThreads,
+): PreparedSearch {
   if (strategy !== 'bmp' && strategy !== 'auto')
-    return { search: boundSearch(index, strategy), ready: Promise.resolve() };
+    return {
+      search: boundSearch(index, strategy),
+      ready: Promise.resolve(),
+      close: () => Promise.resolve(),
+    };
   const exhaustive = boundSearch(index, 'exhaustive');
   let prepared: BoundSearch | undefined;
-  const ready = bmpScratchInTurns(memoryLists(index), forwardView(index), {}, signal).then(
-    (scratch) => {
-      const bmp = bmpWith(scratch);
-      prepared = strategy === 'auto' ? autoSearch(index.passageIds.length, bmp, exhaustive) : bmp;
+  const scratch = bmpScratchInTurns(memoryLists(index), forwardView(index), { threads }, signal);
+  const ready = scratch.then((derived) => {
+    const bmp = bmpWith(derived);
+    prepared = strategy === 'auto' ? autoSearch(index.passageIds.length, bmp, exhaustive) : bmp;
+  });
+  return {
+    search: (query, options) => (prepared ?? exhaustive)(query, options),
+    ready,
+    close: async () => {
+      const derived = await scratch.catch(() => undefined);
+      if (derived) await closeBmpScratch(derived);
     },
-  );
-  return { search: (query, options) => (prepared ?? exhaustive)(query, options), ready };
+  };
 }
 
 /**

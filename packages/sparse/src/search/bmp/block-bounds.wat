@@ -2,19 +2,22 @@
 ;; block b, out[b] = sum over the query's dense terms i of mults[i] * rows[i][b], where rows[i]
 ;; is term i's row of one u8 (its rounded-up block maximum) per block and mults[i] a u16
 ;; multiplier splatted over eight lanes (16 bytes per term). Sums are exact u32 (the caller
-;; keeps 255 * sum of multipliers below 2^31). Blocks go 32 at a time (`pairs` of 16-byte
+;; keeps 255 * sum of multipliers below 2^31). Blocks go 32 at a time (pairs of 16-byte
 ;; groups): the 32 bytes of a row widen to u16 and multiply into eight u32x4 sums kept in
 ;; registers over all terms, so each output is written once and each row is read 32 bytes a
-;; step (two loads in flight per term). Returns the largest sum. Compiled to
+;; step (two loads in flight per term). Only groups [first, end) are summed (their outputs at
+;; out + 128 * first), so threads can share one query's blocks; the memory is shared for them.
+;; Returns the largest sum of those groups. Compiled to
 ;; block-bounds-wasm.ts by scripts/build-wasm.mjs; edit this file, not that one.
 (module
-  (import "env" "memory" (memory 1 65536))
+  (import "env" "memory" (memory 1 65536 shared))
 
   (func $max4 (param $a v128) (param $b v128) (param $c v128) (param $d v128) (result v128)
     (i32x4.max_u (i32x4.max_u (local.get $a) (local.get $b)) (i32x4.max_u (local.get $c) (local.get $d))))
 
   (func (export "sum")
-    (param $rows i32) (param $mults i32) (param $terms i32) (param $pairs i32) (param $out i32)
+    (param $rows i32) (param $mults i32) (param $terms i32) (param $first i32) (param $end i32)
+    (param $out i32)
     (result i32)
     (local $g i32) (local $i i32) (local $at i32) (local $o i32) (local $row i32)
     (local $v0 v128) (local $v1 v128) (local $l0 v128) (local $h0 v128) (local $l1 v128)
@@ -22,12 +25,12 @@
     (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
     (local $a4 v128) (local $a5 v128) (local $a6 v128) (local $a7 v128)
     (local.set $max (v128.const i32x4 0 0 0 0))
-    (local.set $g (i32.const 0))
-    (local.set $at (i32.const 0))
-    (local.set $o (local.get $out))
+    (local.set $g (local.get $first))
+    (local.set $at (i32.shl (local.get $first) (i32.const 5)))
+    (local.set $o (i32.add (local.get $out) (i32.shl (local.get $first) (i32.const 7))))
     (block $done_g
       (loop $next_g
-        (br_if $done_g (i32.ge_u (local.get $g) (local.get $pairs)))
+        (br_if $done_g (i32.ge_u (local.get $g) (local.get $end)))
         (local.set $a0 (v128.const i32x4 0 0 0 0))
         (local.set $a1 (v128.const i32x4 0 0 0 0))
         (local.set $a2 (v128.const i32x4 0 0 0 0))

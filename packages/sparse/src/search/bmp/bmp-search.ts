@@ -26,6 +26,7 @@ import {
 import { bucketScratch, visitByBound, type BucketScratch } from './bucket-order.js';
 import { forwardView, scoreRange, scoreRangeInt, type ForwardReader } from './forward-view.js';
 import { memoryLists, type ListSource } from './list-source.js';
+import { SplitBounds, type BoundsThreads } from './split-bounds.js';
 
 /** Relative margin added to every multiplier (covers floating-point rounding of scores). */
 const MARGIN = 1 + 1e-6;
@@ -55,6 +56,18 @@ export interface BmpScratch {
   buckets: BucketScratch;
   sparseTerms: Uint32Array;
   sparseMults: Int32Array;
+  /** The helper threads summing the dense bounds with the search thread, when asked for. */
+  split: SplitBounds | undefined;
+}
+
+/** How the bounds are derived, and how many threads sum them per query (default one). */
+export interface BmpOptions extends BoundMatrixOptions {
+  threads?: BoundsThreads;
+}
+
+/** Ends the scratch's helper threads, if it has any (a searcher closing). */
+export async function closeBmpScratch(scratch: BmpScratch): Promise<void> {
+  await scratch.split?.close();
 }
 
 /**
@@ -63,8 +76,9 @@ export interface BmpScratch {
  *
  * @example const scratch = bmpScratch(index); bmpSearch(query, { k: 10 }, scratch)
  */
-export function bmpScratch(index: SparseIndexData, options?: BoundMatrixOptions): BmpScratch {
-  return scratchWith(memoryLists(index), boundMatrix(index, options), forwardView(index));
+export function bmpScratch(index: SparseIndexData, options?: BmpOptions): BmpScratch {
+  const matrix = boundMatrix(index, options);
+  return scratchWith(memoryLists(index), matrix, forwardView(index), options?.threads);
 }
 
 /**
@@ -77,13 +91,19 @@ export function bmpScratch(index: SparseIndexData, options?: BoundMatrixOptions)
 export async function bmpScratchInTurns(
   lists: ListSource,
   forward: ForwardReader,
-  options?: BoundMatrixOptions,
+  options?: BmpOptions,
   signal?: AbortSignal,
 ): Promise<BmpScratch> {
-  return scratchWith(lists, await boundMatrixInTurns(lists, options, signal), forward);
+  const matrix = await boundMatrixInTurns(lists, options, signal);
+  return scratchWith(lists, matrix, forward, options?.threads);
 }
 
-function scratchWith(lists: ListSource, matrix: BoundMatrix, forward: ForwardReader): BmpScratch {
+function scratchWith(
+  lists: ListSource,
+  matrix: BoundMatrix,
+  forward: ForwardReader,
+  threads: BoundsThreads | undefined,
+): BmpScratch {
   return {
     matrix,
     passages: lists.passages,
@@ -94,6 +114,10 @@ function scratchWith(lists: ListSource, matrix: BoundMatrix, forward: ForwardRea
     buckets: bucketScratch(matrix.blocks),
     sparseTerms: new Uint32Array(lists.terms),
     sparseMults: new Int32Array(lists.terms),
+    split:
+      threads !== undefined && threads.threads > 1
+        ? new SplitBounds(matrix.kernel, threads)
+        : undefined,
   };
 }
 
@@ -139,7 +163,7 @@ function prepare(
 function sumBounds(scratch: BmpScratch, sparse: number): { max: number; work: number } {
   const { kernel, sparseOffsets, sparseBlocks, sparseMax } = scratch.matrix;
   const bounds = kernel.bounds;
-  let max = kernel.sum();
+  let max = scratch.split ? scratch.split.sum() : kernel.sum();
   let work = 0;
   for (let i = 0; i < sparse; i++) {
     const term = scratch.sparseTerms[i]!;

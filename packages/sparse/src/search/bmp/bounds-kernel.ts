@@ -1,22 +1,35 @@
 /**
- * The WebAssembly side of the fast block-max search: one linear memory holding the dense
+ * The WebAssembly side of the fast block-max search: one shared linear memory holding the dense
  * block-max rows (one u8 per block per frequent term, written once at start-up), the bound of
  * every block (u32, rewritten per query), and a small area for the query's dense terms (row
- * offsets and multipliers); `sum` (block-bounds.wat) adds up the rows with SIMD.
+ * offsets and multipliers); `sum` (block-bounds.wat) adds up the rows with SIMD, over all the
+ * blocks or a range of them (helper threads sum the other ranges over the same memory:
+ * split-bounds.ts).
  */
+import { instantiate, sharedMemory, type SharedMemory } from 'irserve/plugin';
 import { blockBoundsWasm } from './block-bounds-wasm.js';
 
 interface BoundsExports {
-  sum(rows: number, mults: number, terms: number, groups: number, out: number): number;
+  sum(rows: number, mults: number, terms: number, first: number, end: number, out: number): number;
 }
 
-interface WasmApi {
-  Memory: new (descriptor: { initial: number; maximum: number }) => { buffer: ArrayBuffer };
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: unknown };
+/** What a thread needs to sum a range of a query's groups over the kernel's memory. */
+export interface BoundsLayout {
+  memory: SharedMemory;
+  /** Byte offsets of the query's row offsets (i32 per dense term) and of the bounds. */
+  rowOffsetsAt: number;
+  boundsAt: number;
 }
 
-const PAGE = 65536;
+/** A kernel instance over `layout.memory`, summing groups `[first, end)` of `terms` dense terms. */
+export function boundsSummer(
+  layout: BoundsLayout,
+): (terms: number, first: number, end: number) => number {
+  const kernel = instantiate<BoundsExports>(blockBoundsWasm, layout.memory);
+  // Multipliers start at byte 0 of the memory.
+  return (terms, first, end) =>
+    kernel.sum(layout.rowOffsetsAt, 0, terms, first, end, layout.boundsAt) >>> 0;
+}
 /** Blocks per step of the kernel: two 16-lane u8 vectors. */
 export const GROUP_BLOCKS = 32;
 /** wasm32 memories stop at 4 GiB. */
@@ -33,7 +46,8 @@ export class BoundsKernel {
    * view: the caller keeps bounds below 2^31, so JavaScript reads them as small integers.
    */
   readonly bounds: Int32Array;
-  readonly #kernel: BoundsExports;
+  readonly layout: BoundsLayout;
+  readonly #sum: (terms: number, first: number, end: number) => number;
   readonly #rowOffsets: Int32Array;
   readonly #mults: Uint16Array;
   readonly #rowsAt: number;
@@ -52,11 +66,9 @@ export class BoundsKernel {
       throw new RangeError(
         `the dense block-max rows need ${bytes} bytes, more than a WebAssembly memory holds`,
       );
-    const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-    const pages = Math.max(1, Math.ceil(bytes / PAGE));
-    const memory = new wasm.Memory({ initial: pages, maximum: pages });
-    this.#kernel = new wasm.Instance(new wasm.Module(blockBoundsWasm), { env: { memory } })
-      .exports as BoundsExports;
+    const memory = sharedMemory(bytes);
+    this.layout = { memory, rowOffsetsAt: offsetsAt, boundsAt };
+    this.#sum = boundsSummer(this.layout);
     this.#mults = new Uint16Array(memory.buffer, 0, 8 * denseRows);
     this.#rowOffsets = new Int32Array(memory.buffer, offsetsAt, denseRows);
     this.bounds = new Int32Array(memory.buffer, boundsAt, this.rowBytes);
@@ -75,11 +87,16 @@ export class BoundsKernel {
     this.#terms++;
   }
 
-  /** Writes every block's dense bound into `bounds`; returns the largest. */
-  sum(): number {
-    const boundsAt = this.bounds.byteOffset;
-    return (
-      this.#kernel.sum(this.#rowOffsets.byteOffset, 0, this.#terms, this.groups, boundsAt) >>> 0
-    );
+  /** Dense terms of the current query. */
+  get terms(): number {
+    return this.#terms;
+  }
+
+  /**
+   * Writes the dense bound of the blocks of groups `[first, end)` (32 blocks each; all by
+   * default) into `bounds`; returns the largest.
+   */
+  sum(first = 0, end = this.groups): number {
+    return this.#sum(this.#terms, first, end);
   }
 }
