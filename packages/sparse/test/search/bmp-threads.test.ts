@@ -21,6 +21,7 @@ import {
   closeBmpScratch,
   type BmpScratch,
 } from '../../src/search/bmp/bmp-search.js';
+import { Control, controlInts, helperFields } from '../../src/search/bmp/bounds-control.js';
 import type { BoundsWorkerData } from '../../src/search/bmp/bounds-worker.js';
 import type { BoundsThreads } from '../../src/search/bmp/split-bounds.js';
 import { exhaustiveScratch, exhaustiveSearch } from '../../src/search/exhaustive.js';
@@ -28,7 +29,8 @@ import { queryTerms, type QueryTerms } from '../../src/search/query-terms.js';
 import { buildFromVectors, randomVectors, seeded } from '../helpers/random.js';
 
 const SPLIT_BOUNDS = new URL('../../src/search/bmp/split-bounds.ts', import.meta.url).href;
-const READY = 1; // Control.ready
+const ready = (data: BoundsWorkerData) =>
+  Atomics.load(data.control, helperFields(data.helper).ready) === 1;
 
 const random = seeded(44);
 // Numeric ids ("358"): a ranking read from an object keyed by them would come out in id order.
@@ -117,6 +119,36 @@ describe('bmp: block bounds summed by several threads', () => {
     });
   }
 
+  it('a helper alone sums every chunk of a generation as the search thread would', async () => {
+    const index = buildFromVectors(vectors, { quantization: 50 });
+    const one = bmpScratch(index, { denseShare: 0 });
+    const kernel = one.matrix.kernel;
+    const control = new Int32Array(new SharedArrayBuffer(4 * controlInts(1)));
+    const chunks = 7;
+    const data = { layout: kernel.layout, control, helper: 0, chunks, groups: kernel.groups };
+    const worker = startModuleWorker(SPLIT_BOUNDS, './bounds-worker.js', data);
+    try {
+      await until(() => ready(data));
+      for (const [q, query] of queriesOf(index).entries()) {
+        bmpSearch(query, { k: 10 }, one); // sets the query's rows in the kernel
+        const max = kernel.sum(); // the dense bounds alone
+        const expected = kernel.bounds.slice();
+        kernel.bounds.fill(-1);
+        control[Control.terms] = kernel.terms;
+        control[Control.finished] = 0;
+        control[helperFields(0).max] = 0;
+        Atomics.store(control, Control.ticket, (q + 1) << 16);
+        Atomics.store(control, Control.gen, q + 1);
+        Atomics.notify(control, Control.gen);
+        await until(() => Atomics.load(control, Control.finished) === chunks);
+        expect(control[helperFields(0).max]).toBe(max);
+        expect(kernel.bounds).toEqual(expected);
+      }
+    } finally {
+      await worker.terminate();
+    }
+  });
+
   it('stays on one thread below the size where splitting pays', async () => {
     const index = buildFromVectors(vectors, { quantization: 50 });
     const helpers = keptHelpers();
@@ -155,13 +187,13 @@ describe('bmp: block bounds summed by several threads', () => {
     });
   }
 
-  it('takes back the range of a helper that says it is ready but never sums', async () => {
+  it('sums alone, without waiting, beside a helper that says it is ready but never sums', async () => {
     const index = buildFromVectors(vectors, { quantization: 50 });
     // Ready at once, then never looks at its control area again.
     const idle = (data: BoundsWorkerData) =>
       new Worker(
-        'const { workerData } = require("node:worker_threads"); Atomics.store(workerData.control, 1, 1); setInterval(() => {}, 1000);',
-        { eval: true, workerData: data },
+        'const { workerData: d } = require("node:worker_threads"); Atomics.store(d.control, d.ready, 1); setInterval(() => {}, 1000);',
+        { eval: true, workerData: { ...data, ready: helperFields(data.helper).ready } },
       );
     const scratch = bmpScratch(index, {
       threads: { threads: 2, minGroups: 1, startWorker: idle },
@@ -180,9 +212,13 @@ describe('bmp threads of a searcher end when it closes', () => {
   let indexBytes: number;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'irserve-bmp-threads-'));
-    const manifest = await writeIndex(buildFromVectors(vectors, { quantization: 50 }), join(dir, 'index'), {
-      passageIds: 'none',
-    });
+    const manifest = await writeIndex(
+      buildFromVectors(vectors, { quantization: 50 }),
+      join(dir, 'index'),
+      {
+        passageIds: 'none',
+      },
+    );
     indexBytes = Object.values(manifest.files).reduce((sum, file) => sum + file.bytes, 0);
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -196,7 +232,7 @@ describe('bmp threads of a searcher end when it closes', () => {
       startWorker: helpers.start,
     });
     await prepared.ready;
-    await until(() => helpers.data.every((d) => Atomics.load(d.control, READY) === 1));
+    await until(() => helpers.data.every(ready));
     const one = bmpScratch(index);
     for (const query of queriesOf(index)) {
       const hits = prepared.search(query, { k: 10 });
@@ -222,9 +258,7 @@ describe('bmp threads of a searcher end when it closes', () => {
       await opened.prepared;
       expect(opened.storage).toBe(paged ? 'paged' : 'memory');
       if (paged) expect(opened.paged?.search).toBe('bmp');
-      await until(
-        () => helpers.data.length === 1 && Atomics.load(helpers.data[0]!.control, READY) === 1,
-      );
+      await until(() => helpers.data.length === 1 && ready(helpers.data[0]!));
       const query = queryTerms(opened.lookup, queryVectors[0]!, opened.head.quantization);
       expect(opened.search(query, { k: 10 }).ids.length).toBe(10);
       await opened.close();

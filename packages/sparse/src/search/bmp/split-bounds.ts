@@ -1,27 +1,36 @@
 /**
  * The dense block bounds of a query summed by several threads over the kernel's shared memory:
- * helper threads (bounds-worker.ts) each sum a range of the block groups while the search thread
- * sums the first, and they meet through a small shared int32 area per helper (bounds-control.ts)
- * with `Atomics.wait`/`notify`. The search stays synchronous and the event loop is held no
- * longer than one thread would hold it: a helper that has not taken its range by the time the
- * search thread finished its own is not waited for, its range is taken back and summed by the
- * search thread. A helper that fails to start or dies leaves its share to the search thread,
- * with one log line. Every thread writes exactly the sums one thread writes, so results stay
- * bit for bit those of one thread.
+ * the block groups are cut into chunks (several per thread) that the search thread and helper
+ * threads (bounds-worker.ts) take one at a time until none is left, meeting through a small
+ * shared int32 area (bounds-control.ts) with `Atomics`. The search stays synchronous and never
+ * waits for a helper to wake: a helper that is late (a busy machine) or gone leaves its chunks
+ * to the search thread, which then waits at most for the one chunk a helper is summing. A helper
+ * that fails to start or dies is reported with one log line. Every chunk writes exactly the sums
+ * one thread writes, so results stay bit for bit those of one thread.
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from 'irserve';
-import { BoundsState, Control, CONTROL_INTS } from './bounds-control.js';
+import {
+  chunkRange,
+  controlInts,
+  Control,
+  FAILED,
+  helperFields,
+  STOP,
+  takeChunk,
+} from './bounds-control.js';
 import type { BoundsKernel } from './bounds-kernel.js';
 import type { BoundsWorkerData } from './bounds-worker.js';
 
 /**
  * Below this many groups of 32 blocks (blocks of 4 passages: about 2 M passages), one thread
- * sums the bounds: the hand-off costs more than the half it saves (bench/bmp-threads.mjs).
+ * sums the bounds: the hand-off costs more than the share it saves (bench/bmp-threads.mjs).
  */
 export const MIN_SPLIT_GROUPS = 16_384;
-/** How long the search thread waits for a helper that took its range before calling it stuck. */
+/** Chunks per thread: a late helper's chunk is all the search thread may wait for. */
+const CHUNKS_PER_THREAD = 16;
+/** How long the search thread waits for a helper's chunk before calling the helper stuck. */
 const STUCK_MS = 10_000;
 
 /** Threads a service sums its bounds with unless told: the cores there are, at most 4. */
@@ -42,30 +51,42 @@ export interface BoundsThreads {
 
 interface Helper {
   worker: Worker;
-  control: Int32Array;
+  fields: { ready: number; max: number };
   failed: boolean;
 }
 
 export class SplitBounds {
   readonly #kernel: BoundsKernel;
   readonly #helpers: Helper[] = [];
-  readonly #minGroups: number;
+  readonly #control: Int32Array;
+  readonly #chunks: number;
   readonly #log: (line: string) => void;
+  #gen = 0;
   #closed = false;
 
-  /** Starts `threads - 1` helpers over `kernel`'s memory; they sum once they are ready. */
+  /** Starts `threads - 1` helpers over `kernel`'s memory; they take chunks once ready. */
   constructor(kernel: BoundsKernel, options: BoundsThreads) {
     this.#kernel = kernel;
-    this.#minGroups = options.minGroups ?? MIN_SPLIT_GROUPS;
     this.#log = options.log ?? ((line) => console.warn(line));
+    const helpers =
+      kernel.groups < (options.minGroups ?? MIN_SPLIT_GROUPS)
+        ? 0
+        : Math.max(0, options.threads - 1);
+    this.#control = new Int32Array(new SharedArrayBuffer(4 * controlInts(helpers)));
+    this.#chunks = Math.min(kernel.groups, 0xffff, CHUNKS_PER_THREAD * (helpers + 1));
     const start =
       options.startWorker ??
       ((data: BoundsWorkerData) => startModuleWorker(import.meta.url, './bounds-worker.js', data));
-    if (kernel.groups < this.#minGroups) return;
-    for (let i = 1; i < options.threads; i++) {
-      const control = new Int32Array(new SharedArrayBuffer(4 * CONTROL_INTS));
+    for (let helper = 0; helper < helpers; helper++) {
+      const data = {
+        layout: kernel.layout,
+        control: this.#control,
+        helper,
+        chunks: this.#chunks,
+        groups: kernel.groups,
+      };
       try {
-        this.#watch({ worker: start({ layout: kernel.layout, control }), control, failed: false });
+        this.#watch({ worker: start(data), fields: helperFields(helper), failed: false });
       } catch (error) {
         this.#log(
           `bmp: a thread summing block bounds did not start (${String(error)}): ${this.#fewer()}`,
@@ -84,13 +105,27 @@ export class SplitBounds {
     const kernel = this.#kernel;
     const helpers = this.#ready();
     if (helpers.length === 0) return kernel.sum();
-    const parts = helpers.length + 1;
-    const cut = (part: number) => Math.round((kernel.groups * part) / parts);
-    helpers.forEach((helper, i) => post(helper.control, kernel.terms, cut(i + 1), cut(i + 2)));
-    const started = performance.now();
-    let max = kernel.sum(0, cut(1));
-    const own = performance.now() - started;
-    for (const helper of helpers) max = Math.max(max, this.#collect(helper, own));
+    const control = this.#control;
+    const chunks = this.#chunks;
+    const gen = (this.#gen = (this.#gen + 1) & 0x7fff);
+    control[Control.terms] = kernel.terms;
+    control[Control.finished] = 0;
+    for (const { fields } of this.#helpers) control[fields.max] = 0;
+    Atomics.store(control, Control.ticket, gen << 16);
+    Atomics.store(control, Control.gen, gen);
+    Atomics.notify(control, Control.gen);
+    let max = 0;
+    for (let chunk; (chunk = takeChunk(control, gen, chunks)) >= 0;) {
+      const [first, end] = chunkRange(chunk, chunks, kernel.groups);
+      max = Math.max(max, kernel.sum(first, end));
+      Atomics.add(control, Control.finished, 1);
+    }
+    this.#awaitChunks();
+    for (const { fields } of this.#helpers) {
+      const helperMax = control[fields.max]!;
+      if (helperMax === FAILED) throw new Error('a thread summing bmp block bounds failed');
+      max = Math.max(max, helperMax);
+    }
     return max;
   }
 
@@ -98,46 +133,29 @@ export class SplitBounds {
   async close(): Promise<void> {
     this.#closed = true;
     const helpers = this.#helpers.splice(0);
-    for (const { control } of helpers) {
-      Atomics.store(control, Control.state, BoundsState.stop);
-      Atomics.notify(control, Control.state);
-    }
+    Atomics.store(this.#control, Control.gen, STOP);
+    Atomics.notify(this.#control, Control.gen);
     await Promise.all(helpers.map(({ worker }) => worker.terminate()));
   }
 
   #ready(): Helper[] {
     return this.#helpers.filter(
-      (helper) => !helper.failed && Atomics.load(helper.control, Control.ready) === 1,
+      (helper) => !helper.failed && Atomics.load(this.#control, helper.fields.ready) === 1,
     );
   }
 
-  /** The largest bound of `helper`'s range, waiting at most `ownMs` for it to take the range. */
-  #collect(helper: Helper, ownMs: number): number {
-    const { control } = helper;
-    const deadline = performance.now() + ownMs;
-    let state = Atomics.load(control, Control.state);
-    for (let left = ownMs; state === BoundsState.posted && left > 0;) {
-      Atomics.wait(control, Control.state, BoundsState.posted, left);
-      state = Atomics.load(control, Control.state);
-      left = deadline - performance.now();
-    }
-    const { posted, running, idle } = BoundsState;
-    if (
-      state === posted &&
-      Atomics.compareExchange(control, Control.state, posted, idle) === posted
-    )
-      return this.#kernel.sum(control[Control.first]!, control[Control.end]!);
+  /** Waits for the chunks helpers are still summing (at most one each). */
+  #awaitChunks(): void {
+    const control = this.#control;
     const stuckAt = performance.now() + STUCK_MS;
-    while (Atomics.load(control, Control.state) === running) {
-      Atomics.wait(control, Control.state, running, STUCK_MS);
-      if (performance.now() >= stuckAt && Atomics.load(control, Control.state) === running) {
-        this.#fail(helper, `stopped answering for ${STUCK_MS / 1000} s`);
+    for (let done; (done = Atomics.load(control, Control.finished)) < this.#chunks;) {
+      Atomics.wait(control, Control.finished, done, STUCK_MS);
+      if (performance.now() >= stuckAt && Atomics.load(control, Control.finished) < this.#chunks) {
+        for (const helper of this.#helpers)
+          this.#fail(helper, `stopped answering for ${STUCK_MS / 1000} s`);
         throw new Error('a thread summing bmp block bounds stopped answering');
       }
     }
-    const max = control[Control.max]!;
-    Atomics.store(control, Control.state, idle);
-    return max;
   }
 
   #watch(helper: Helper): void {
@@ -158,13 +176,4 @@ export class SplitBounds {
     const threads = 1 + this.#helpers.filter((helper) => !helper.failed).length;
     return threads === 1 ? 'the search thread sums them alone' : `${threads} threads sum them`;
   }
-}
-
-/** Hands groups `[first, end)` of a query of `terms` dense terms to the helper of `control`. */
-function post(control: Int32Array, terms: number, first: number, end: number): void {
-  control[Control.terms] = terms;
-  control[Control.first] = first;
-  control[Control.end] = end;
-  Atomics.store(control, Control.state, BoundsState.posted);
-  Atomics.notify(control, Control.state);
 }
