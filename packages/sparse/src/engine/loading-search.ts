@@ -20,7 +20,7 @@ export function loadingSearch(
   strategy: SearchStrategy,
   signal?: AbortSignal,
   threads?: BoundsThreads,
-): { search: BoundSearch; prepared: Promise<void>; close(): Promise<void> } {
+): { search: BoundSearch; prepared: Promise<void>; close: () => Promise<void> } {
   const { head, postings } = opening;
   const scratch = fileSearchScratch(head);
   let current: BoundSearch = (query, options) =>

@@ -202,7 +202,7 @@ async function preparedNow(
   strategy: SearchStrategy,
   signal: AbortSignal | undefined,
   threads: BoundsThreads | undefined,
-): Promise<{ search: BoundSearch; prepared: Promise<void>; close(): Promise<void> }> {
+): Promise<{ search: BoundSearch; prepared: Promise<void>; close: () => Promise<void> }> {
   const bound = preparedSearch(await opening.load(), strategy, signal, threads);
   await opening.postings.close();
   await bound.ready;

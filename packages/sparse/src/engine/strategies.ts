@@ -81,7 +81,7 @@ export function boundSearch(index: SparseIndexData, strategy: SearchStrategy): B
 export interface PreparedSearch {
   search: BoundSearch;
   ready: Promise<void>;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /**
