@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { startModuleWorker } from 'irserve';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseLsrConfig } from '../../src/engine/config.js';
 import { openLsr } from '../../src/engine/opened.js';
 import { preparedSearch } from '../../src/engine/strategies.js';
 import type { SparseIndexData } from '../../src/index/types.js';
@@ -265,4 +266,13 @@ describe('bmp threads of a searcher end when it closes', () => {
       await Promise.all(helpers.workers.map(exited));
     });
   }
+});
+
+describe('config.threads', () => {
+  it('is a whole number of threads from 1, absent by default', () => {
+    expect(parseLsrConfig({ index_path: 'i', threads: 2 }).threads).toBe(2);
+    expect(parseLsrConfig({ index_path: 'i' }).threads).toBeUndefined();
+    for (const threads of [0, 1.5, 'two'])
+      expect(() => parseLsrConfig({ index_path: 'i', threads })).toThrow(/threads/);
+  });
 });
