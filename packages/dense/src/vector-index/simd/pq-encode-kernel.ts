@@ -1,6 +1,6 @@
 import { dot } from '../kernels.js';
 import { pqEncodeWasm } from './pq-encode-wasm.js';
-import { instantiate, sharedMemory } from './wasm.js';
+import { instantiate, sharedMemory } from 'irserve/plugin';
 
 interface PqEncodeExports {
   encode(
