@@ -22,11 +22,15 @@ if (parentPort) {
   const sum = boundsSummer(layout);
   const fields = helperFields(helper);
   Atomics.store(control, fields.ready, 1);
+  // A generation posted before this helper was ready is the search thread's alone.
   let seen = Atomics.load(control, Control.gen);
   for (;;) {
-    Atomics.wait(control, Control.gen, seen);
     const gen = Atomics.load(control, Control.gen);
     if (gen === STOP) break;
+    if (gen === seen) {
+      Atomics.wait(control, Control.gen, seen);
+      continue;
+    }
     seen = gen;
     const terms = Atomics.load(control, Control.terms);
     for (let chunk; (chunk = takeChunk(control, gen, chunks)) >= 0;) {
