@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^irserve$/, replacement: src('irserve/src/index.ts') },
       { find: /^irserve\/plugin$/, replacement: src('irserve/src/plugin.ts') },
+      { find: /^irserve\/wasm$/, replacement: src('irserve/src/util/shared-wasm.ts') },
       { find: /^irserve\/experiment$/, replacement: src('irserve/src/experiment/index.ts') },
       { find: /^irserve\/testing$/, replacement: src('irserve/src/testing/index.ts') },
       { find: /^@irserve\/dense$/, replacement: src('dense/src/index.ts') },

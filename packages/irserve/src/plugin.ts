@@ -57,7 +57,6 @@ export { SharedByKey, type SharedLease } from './util/shared-by-key.js';
 export { filesIdentity } from './util/file-identity.js';
 export { writeFileAtomically } from './util/write-atomically.js';
 export { seededRandom } from './util/seeded-random.js';
-export { instantiate, sharedMemory, type SharedMemory } from './util/shared-wasm.js';
 export * from './storage/index.js';
 /** Reading foreign binary files (pickles, torch archives, safetensors): one error class for all. */
 export { FormatError } from './util/format-error.js';

@@ -1,5 +1,6 @@
 /**
- * The slice of the WebAssembly API the SIMD kernels of the engine packages use (@types/node 20
+ * The slice of the WebAssembly API the SIMD kernels of the engine packages use (`irserve/wasm`: a
+ * light import for their worker threads) (@types/node 20
  * does not declare it): a fixed-size shared memory, and a kernel module instantiated over it.
  * The kernels import their memory as `env.memory`, shared, so several threads can read one
  * copy of the data.

@@ -1,6 +1,6 @@
 import { adcWasm } from './adc-wasm.js';
 import { PQ_KSUB } from '../pq.js';
-import { instantiate, sharedMemory } from 'irserve/plugin';
+import { instantiate, sharedMemory } from 'irserve/wasm';
 
 interface AdcExports {
   adc(table: number, codes: number, n: number, m: number, out: number): void;

@@ -8,7 +8,7 @@ import {
   type RowsGeometry,
   type SharedRows,
 } from './shared-rows.js';
-import { instantiate, type SharedMemory } from 'irserve/plugin';
+import { instantiate, type SharedMemory } from 'irserve/wasm';
 
 /** float16 and float32 rows: `l2` 0 sums the inner product, 1 the squared distance. */
 type FloatRowsKernel = (

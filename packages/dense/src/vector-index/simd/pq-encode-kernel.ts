@@ -1,6 +1,6 @@
 import { dot } from '../kernels.js';
 import { pqEncodeWasm } from './pq-encode-wasm.js';
-import { instantiate, sharedMemory } from 'irserve/plugin';
+import { instantiate, sharedMemory } from 'irserve/wasm';
 
 interface PqEncodeExports {
   encode(

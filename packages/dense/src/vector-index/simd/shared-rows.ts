@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { MemoryRows, rowsPerSegment, SEGMENT_BYTES } from '../row-store.js';
-import { sharedMemory, type SharedMemory } from 'irserve/plugin';
+import { sharedMemory, type SharedMemory } from 'irserve/wasm';
 
 /** Queries whose vectors a thread holds at once: each tile of rows is scored for all of them. */
 export const CODE_QUERY_BLOCK = 16;

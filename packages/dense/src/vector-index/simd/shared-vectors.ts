@@ -1,5 +1,5 @@
 import { dotsWasm } from './dots-wasm.js';
-import { instantiate, sharedMemory, type SharedMemory } from 'irserve/plugin';
+import { instantiate, sharedMemory, type SharedMemory } from 'irserve/wasm';
 
 export interface DotsExports {
   dots(q: number, nq: number, t: number, nt: number, stride: number, out: number): void;

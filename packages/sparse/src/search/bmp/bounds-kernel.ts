@@ -6,7 +6,7 @@
  * blocks or a range of them (helper threads sum the other ranges over the same memory:
  * split-bounds.ts).
  */
-import { instantiate, sharedMemory, type SharedMemory } from 'irserve/plugin';
+import { instantiate, sharedMemory, type SharedMemory } from 'irserve/wasm';
 import { blockBoundsWasm } from './block-bounds-wasm.js';
 
 interface BoundsExports {
