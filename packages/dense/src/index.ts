@@ -23,9 +23,12 @@ export {
   FormatError,
   readNpy,
   readNpz,
+  readNpzHeaders,
   readPickle,
   writeNpy,
   type NpyArray,
+  type NpyHeader,
+  type NpzHeaders,
   type PickleValue,
 } from './formats/index.js';
 export { parseNpyPreamble, npyPreamble } from './formats/npy.js';

@@ -28,6 +28,8 @@ export {
   memoryShards,
   fileShards,
   readTokenShard,
+  measureTokenShard,
   type TokenShard,
+  type ShardShape,
   type ShardSource,
 } from './build/token-shards.js';

@@ -1,4 +1,5 @@
 /** Shared helpers of the format tests: fixture paths, expected-value decoding, temp dirs. */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,4 +35,13 @@ export function tempDir(): string {
 /** float32 rounding of expected values, for exact comparisons with Float32Array contents. */
 export function f32(values: (number | string)[]): number[] {
   return values.map((v) => Math.fround(num(v)));
+}
+
+/** Debian's interpreter first: its numpy comes from python3-numpy, whatever is first on PATH. */
+export function findPython(): string | null {
+  for (const candidate of ['/usr/bin/python3', 'python3']) {
+    const probe = spawnSync(candidate, ['-c', 'import numpy'], { encoding: 'utf8' });
+    if (probe.status === 0) return candidate;
+  }
+  return null;
 }

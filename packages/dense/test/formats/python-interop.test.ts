@@ -7,16 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { writeDictShard, writeNpy } from '../../src/formats/index.js';
-import { tempDir } from './helpers.js';
-
-/** Debian's interpreter first: its numpy comes from python3-numpy, whatever is first on PATH. */
-function findPython(): string | null {
-  for (const candidate of ['/usr/bin/python3', 'python3']) {
-    const probe = spawnSync(candidate, ['-c', 'import numpy'], { encoding: 'utf8' });
-    if (probe.status === 0) return candidate;
-  }
-  return null;
-}
+import { findPython, tempDir } from './helpers.js';
 
 const python = findPython();
 const skip = python === null && !process.env.CI;

@@ -12,7 +12,7 @@ import { compressRow, makeCodec, type ResidualCodec } from '../index/codec.js';
 import { tokenAssigner, type CentroidGraphSettings } from './centroid-assignment.js';
 import { BufferedOut, type IvfRuns } from './ivf-runs.js';
 import { writeBytesNpy, writeIntNpy } from './npy-write.js';
-import type { ShardSource, TokenShard } from './token-shards.js';
+import { shapeOf, type ShardShape, type ShardSource, type TokenShard } from './token-shards.js';
 import type { TrainedCodec } from './train-codec.js';
 
 export interface EncodedCorpus {
@@ -64,7 +64,7 @@ export async function encodeShards(
   try {
     for (let c = 0; c < source.count; c++) {
       const shard = await source.load(c);
-      checkShard(shard, source.label(c), settings);
+      checkShard(shapeOf(shard), source.label(c), settings);
       const codes = assigner.assign(shard.features);
       const packed = packResiduals(shard, codes, trained.centroids, codec);
       await writeIntNpy(join(dir, `${c}.codes.npy`), codes, 'int64');
@@ -100,12 +100,14 @@ export async function encodeShards(
 }
 
 /** Throws unless the shard has the corpus's dimension and fits its share of the budget. */
-export function checkShard(shard: TokenShard, label: string, settings: EncodeSettings): void {
-  if (shard.dim !== settings.dim)
-    throw new Error(`${label}: dimension ${shard.dim}, expected ${settings.dim}`);
-  if (shard.features.byteLength > settings.shardBytes)
+export function checkShard(shape: ShardShape, label: string, settings: EncodeSettings): void {
+  if (shape.dim !== settings.dim)
+    throw new Error(`${label}: dimension ${shape.dim}, expected ${settings.dim}`);
+  // Loaded as float32, whatever the file's float type.
+  const bytes = shape.rows * shape.dim * Float32Array.BYTES_PER_ELEMENT;
+  if (bytes > settings.shardBytes)
     throw new Error(
-      `${label}: ${formatBytes(shard.features.byteLength)} of token embeddings, more than the ${formatBytes(settings.shardBytes)} a shard may hold under --memory_budget (half of it): split the shards or raise --memory_budget`,
+      `${label}: ${formatBytes(bytes)} of token embeddings, more than the ${formatBytes(settings.shardBytes)} a shard may hold under --memory_budget (half of it): split the shards or raise --memory_budget`,
     );
 }
 

@@ -4,7 +4,15 @@
  * one row per token, `doclens` the token count of each passage, and `ids` one id per passage.
  */
 import { extname } from 'node:path';
-import { FormatError, readNpy, readNpz, type NpyArray, type PickleValue } from '@irserve/dense';
+import {
+  FormatError,
+  parseDescr,
+  readNpy,
+  readNpz,
+  readNpzHeaders,
+  type NpyArray,
+  type PickleValue,
+} from '@irserve/dense';
 
 export interface TokenShard {
   /** `doclens` summed x `dim` floats. */
@@ -14,10 +22,23 @@ export interface TokenShard {
   ids: string[];
 }
 
+/** A shard's size, known without its token embeddings. */
+export interface ShardShape {
+  passages: number;
+  /** Tokens: rows of `features`. */
+  rows: number;
+  dim: number;
+}
+
 /** Where the builder gets its shards: a count and a loader, so shards are read one at a time. */
 export interface ShardSource {
   readonly count: number;
   load(index: number): Promise<TokenShard>;
+  /**
+   * The shard's shape, checked as `load` checks it but for the embeddings' values, without
+   * reading the embeddings where the format allows; sources without it are counted by `load`.
+   */
+  measure?(index: number): Promise<ShardShape>;
   /** Names the shard in errors and progress. */
   label(index: number): string;
 }
@@ -78,16 +99,25 @@ function toLengths(value: PickleValue, file: string): Int32Array {
   });
 }
 
-/** Checks and converts the three arrays of one shard. */
-export function tokenShard(
-  features: PickleValue | undefined,
+/** What the checks need to know of `features` before its values are read. */
+interface FeatureKind {
+  float: boolean;
+  shape: readonly number[];
+}
+
+/**
+ * The checks a shard passes before its embeddings are read: all three arrays are there,
+ * `features` is a 2-D float array, `doclens` sums to its rows, and there is one id a passage.
+ */
+function checkPassages(
+  features: FeatureKind | undefined,
   doclens: PickleValue | undefined,
   ids: PickleValue | undefined,
   file: string,
-): TokenShard {
+) {
   if (features === undefined || doclens === undefined || ids === undefined)
     throw new FormatError(file, 'a token shard needs the arrays "features", "doclens" and "ids"');
-  if (!isArray(features) || features.kind !== 'float' || features.shape.length !== 2)
+  if (!features.float || features.shape.length !== 2)
     throw new FormatError(file, '"features" must be a 2-D float array (tokens x dim)');
   const [rows = 0, dim = 0] = features.shape;
   const lengths = toLengths(doclens, file);
@@ -101,14 +131,31 @@ export function tokenShard(
   const idList = toIds(ids, file);
   if (idList.length !== lengths.length)
     throw new FormatError(file, `${lengths.length} passages in "doclens" but ${idList.length} ids`);
-  for (let i = 0; i < features.data.length; i++) {
-    if (!Number.isFinite(features.data[i]))
+  return { rows, dim, lengths, idList };
+}
+
+/** Checks and converts the three arrays of one shard. */
+export function tokenShard(
+  features: PickleValue | undefined,
+  doclens: PickleValue | undefined,
+  ids: PickleValue | undefined,
+  file: string,
+): TokenShard {
+  const matrix = isArray(features) && features.kind === 'float' ? features : undefined;
+  const kind =
+    features === undefined
+      ? undefined
+      : { float: matrix !== undefined, shape: matrix?.shape ?? [] };
+  const { dim, lengths, idList } = checkPassages(kind, doclens, ids, file);
+  if (!matrix) throw new FormatError(file, '"features" must be a 2-D float array (tokens x dim)');
+  for (let i = 0; i < matrix.data.length; i++) {
+    if (!Number.isFinite(matrix.data[i]))
       throw new FormatError(
         file,
         `"features" holds a non-finite value at token ${Math.floor(i / dim)}`,
       );
   }
-  return { features: features.data, dim, doclens: lengths, ids: idList };
+  return { features: matrix.data, dim, doclens: lengths, ids: idList };
 }
 
 /**
@@ -132,9 +179,44 @@ export async function readTokenShard(path: string): Promise<TokenShard> {
   return tokenShard(dict.get('features'), dict.get('doclens'), dict.get('ids'), path);
 }
 
+/**
+ * A shard file's shape: from the `.npy` headers of an `.npz` (its `features` data unread), or
+ * by reading a pickled-dict `.npy` whole, which cannot be measured without parsing it.
+ *
+ * @example const { passages, rows, dim } = await measureTokenShard('emb/part-000.npz')
+ */
+export async function measureTokenShard(path: string): Promise<ShardShape> {
+  if (extname(path).toLowerCase() !== '.npz') return shapeOf(await readTokenShard(path));
+  const { headers, arrays } = await readNpzHeaders(path, ['doclens', 'ids']);
+  const features = headers.get('features');
+  const kind = features && {
+    float: parseDescr(features.descr, `${path}:features.npy`).char === 'f',
+    shape: features.shape,
+  };
+  const { rows, dim, lengths } = checkPassages(
+    kind,
+    arrays.get('doclens'),
+    arrays.get('ids'),
+    path,
+  );
+  return { passages: lengths.length, rows, dim };
+}
+
+/** The shape of a loaded shard. */
+export function shapeOf(shard: TokenShard): ShardShape {
+  // doclens sums to the rows (checked at load); features.length / dim is NaN at dim 0.
+  const rows = shard.doclens.reduce((sum, n) => sum + n, 0);
+  return { passages: shard.doclens.length, rows, dim: shard.dim };
+}
+
 /** A source over shard files. */
 export function fileShards(paths: readonly string[]): ShardSource {
-  return { count: paths.length, load: (i) => readTokenShard(paths[i]!), label: (i) => paths[i]! };
+  return {
+    count: paths.length,
+    load: (i) => readTokenShard(paths[i]!),
+    measure: (i) => measureTokenShard(paths[i]!),
+    label: (i) => paths[i]!,
+  };
 }
 
 /** A source over shards already in memory (tests, benchmarks, embedding pipelines). */

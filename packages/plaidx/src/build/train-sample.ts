@@ -6,8 +6,8 @@ import { samplePositions, seededRandom } from '@irserve/dense';
 import type { Progress } from 'irserve';
 import { formatBytes } from 'irserve/plugin';
 import { checkShard } from './encode-shards.js';
-import type { ShardSource } from './token-shards.js';
 import type { CentroidGraphSettings } from './centroid-assignment.js';
+import { shapeOf, type ShardSource } from './token-shards.js';
 import { trainCodec, type TrainedCodec } from './train-codec.js';
 
 export interface Counts {
@@ -34,7 +34,10 @@ export interface TrainSettings {
 
 type Bar = (label: string, total: number) => Progress;
 
-/** Counts passages and tokens, checking every shard's dimension and size. */
+/**
+ * Counts passages and tokens, checking every shard's dimension and size. The values of the
+ * embeddings are checked (finite) where the sampling and encoding passes load them.
+ */
 export async function countShards(
   source: ShardSource,
   settings: TrainSettings,
@@ -42,15 +45,16 @@ export async function countShards(
 ): Promise<Counts> {
   const counts: Counts = { passages: 0, embeddings: 0, dim: 0 };
   for (let i = 0; i < source.count; i++) {
-    const shard = await source.load(i);
-    if (counts.dim !== 0 && shard.dim !== counts.dim)
+    // Headers where the source can read them: the embeddings are read by the later passes.
+    const shape = source.measure ? await source.measure(i) : shapeOf(await source.load(i));
+    if (counts.dim !== 0 && shape.dim !== counts.dim)
       throw new Error(
-        `${source.label(i)}: dimension ${shard.dim} differs from the first shard's ${counts.dim}`,
+        `${source.label(i)}: dimension ${shape.dim} differs from the first shard's ${counts.dim}`,
       );
-    counts.dim = shard.dim;
-    checkShard(shard, source.label(i), { ...settings, dim: shard.dim });
-    counts.passages += shard.doclens.length;
-    counts.embeddings += shard.features.length / shard.dim;
+    counts.dim = shape.dim;
+    checkShard(shape, source.label(i), { ...settings, dim: shape.dim });
+    counts.passages += shape.passages;
+    counts.embeddings += shape.rows;
     bar.tick();
   }
   bar.done();
